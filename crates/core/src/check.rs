@@ -1,0 +1,153 @@
+//! The one invariant checker behind unit, snapshot and property tests and the fuzzers.
+//!
+//! It checks DESIGN.md's invariants on the chunks of one file: lossless tiling (or covering,
+//! with overlap), the budget including the header, the integrity of atoms that fit, ordered
+//! ranges, right line numbers, and unique ids.
+
+use crate::atom::{Atom, AtomTree};
+use crate::chunk::Chunk;
+use crate::config::ChunkConfig;
+use crate::text::Source;
+
+/// Checks every invariant that needs no atom tree; returns one message per violation.
+pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig) -> Vec<String> {
+    let mut errors = Vec::new();
+    let text = source.text();
+    let sizer = config.unit().sizer();
+    let overlap = config.overlap() > 0;
+    if text.is_empty() {
+        if !chunks.is_empty() {
+            errors.push(format!("empty source gave {} chunks", chunks.len()));
+        }
+        return errors;
+    }
+    if chunks.is_empty() {
+        errors.push("non-empty source gave no chunks".to_owned());
+        return errors;
+    }
+    let mut ids = std::collections::HashSet::new();
+    for (i, c) in chunks.iter().enumerate() {
+        let at = format!("chunk {i} [{}..{})", c.byte_start, c.byte_end);
+        if c.path != source.path() {
+            errors.push(format!("{at}: path {:?} is not {:?}", c.path, source.path()));
+        }
+        if c.byte_start >= c.byte_end || c.byte_end > text.len() {
+            errors.push(format!("{at}: empty or out of range (len {})", text.len()));
+            continue;
+        }
+        match text.get(c.byte_start..c.byte_end) {
+            Some(body) if body == c.text => {}
+            Some(_) => errors.push(format!("{at}: body differs from the file slice")),
+            None => errors.push(format!("{at}: range not on char boundaries")),
+        }
+        // Lossless: the bodies tile the file (or cover it, with overlap).
+        if i == 0 {
+            if c.byte_start != 0 {
+                errors.push(format!("{at}: first chunk does not start at 0"));
+            }
+        } else {
+            let prev = &chunks[i - 1];
+            if overlap {
+                if c.byte_start > prev.byte_end {
+                    errors.push(format!("{at}: gap after previous chunk ending at {}", prev.byte_end));
+                }
+                if c.byte_start <= prev.byte_start || c.byte_end <= prev.byte_end {
+                    errors.push(format!("{at}: not after the previous chunk"));
+                }
+            } else if c.byte_start != prev.byte_end {
+                errors.push(format!("{at}: does not start where the previous chunk ends ({})", prev.byte_end));
+            }
+        }
+        // Budget, header included, measured exactly.
+        let size = sizer.size(&c.rendered());
+        if size > config.budget() {
+            errors.push(format!("{at}: size {size} over budget {}", config.budget()));
+        }
+        if size != c.tokens {
+            errors.push(format!("{at}: records size {} but measures {size}", c.tokens));
+        }
+        if !config.headers() && !c.header.is_empty() {
+            errors.push(format!("{at}: header present with headers off"));
+        }
+        let lines = source.line_range(c.byte_start, c.byte_end);
+        if (c.line_start, c.line_end) != lines {
+            errors.push(format!("{at}: lines {}-{} should be {}-{}", c.line_start, c.line_end, lines.0, lines.1));
+        }
+        if !ids.insert(c.id.as_str()) {
+            errors.push(format!("{at}: id {} is not unique", c.id));
+        }
+    }
+    if let Some(last) = chunks.last()
+        && last.byte_end != text.len()
+    {
+        errors.push(format!("last chunk ends at {}, file at {}", last.byte_end, text.len()));
+    }
+    errors
+}
+
+/// Checks every invariant: [`check_chunks`] plus the atom tree's tiling and the integrity of
+/// symbols, sections and protected regions that fit the budget.
+pub fn check_invariants(
+    source: &Source<'_>,
+    tree: &AtomTree,
+    chunks: &[Chunk],
+    config: &ChunkConfig,
+) -> Vec<String> {
+    let mut errors = check_chunks(source, chunks, config);
+    if let Err(e) = tree.root.validate(source.text()) {
+        errors.push(format!("atom tree: {e}"));
+        return errors;
+    }
+    if chunks.is_empty() {
+        return errors;
+    }
+    let sizer = config.unit().sizer();
+    // An atom "fits" if it fits with the largest header of the file, plus the room the packer
+    // reserves for part numbers (`part 999/999`) when the file has parts.
+    let max_header = chunks.iter().max_by_key(|c| sizer.size(&c.header)).map(|c| c.header.as_str()).unwrap_or("");
+    let reserve = if chunks.iter().any(|c| c.part.is_some()) && config.headers() {
+        sizer.size(" (part 999/999)")
+    } else {
+        0
+    };
+    let room = config.budget() - config.overlap();
+    let mut stack: Vec<&Atom> = vec![&tree.root];
+    while let Some(atom) = stack.pop() {
+        stack.extend(atom.children.iter());
+        if !atom.is_integral() || atom.is_empty() {
+            continue;
+        }
+        // The chunk with the greatest start at or before the atom holds it, if any does.
+        let idx = chunks.partition_point(|c| c.byte_start <= atom.range.start);
+        let whole = idx > 0 && chunks[idx - 1].byte_end >= atom.range.end;
+        if whole {
+            continue;
+        }
+        let text = &source.text()[atom.range.clone()];
+        let with_header = format!("{max_header}{text}");
+        if sizer.size(&with_header) + reserve <= room {
+            errors.push(format!(
+                "{:?} atom {:?} ({}) fits the budget but is split",
+                atom.kind,
+                atom.range,
+                atom.label_text().unwrap_or("unlabelled")
+            ));
+        }
+    }
+    errors
+}
+
+/// Panics with every violation listed, if there is any.
+pub fn assert_invariants(source: &Source<'_>, tree: &AtomTree, chunks: &[Chunk], config: &ChunkConfig) {
+    let errors = check_invariants(source, tree, chunks, config);
+    assert!(
+        errors.is_empty(),
+        "{} invariant violations in {} ({} chunks, budget {} {}):\n{}",
+        errors.len(),
+        source.path(),
+        chunks.len(),
+        config.budget(),
+        config.unit(),
+        errors.join("\n")
+    );
+}

@@ -1,0 +1,46 @@
+//! cleave-core: the text model, atoms, sizers and the packer behind cleave.
+//!
+//! An atomizer (in `cleave-code` or `cleave-prose`) turns a source into an [`AtomTree`]:
+//! nested atoms whose children tile their parent, with labels, scopes and boundary strengths.
+//! [`pack`] turns that tree into [`Chunk`]s that tile the source byte for byte and fit a
+//! [`ChunkConfig`]'s budget, header included, counted by a [`ChunkSizer`] in bytes, chars or
+//! real BPE tokens. [`check_invariants`] verifies the promise on any output.
+//!
+//! ```
+//! use cleave_core::{ChunkConfig, ContentKind, Source, Unit, atomize_blocks, pack};
+//!
+//! let text = "First paragraph.\n\nSecond paragraph, a little longer.\n";
+//! let source = Source::new("notes.txt", text);
+//! let tree = atomize_blocks(text, "text", ContentKind::Prose);
+//! let config = ChunkConfig::new(60, Unit::Chars).unwrap();
+//! let chunks = pack(&source, &tree, &config);
+//! assert_eq!(chunks.iter().map(|c| c.text.as_str()).collect::<String>(), text);
+//! assert!(chunks.iter().all(|c| c.tokens <= 60));
+//! ```
+
+#![deny(missing_docs)]
+
+mod atom;
+mod check;
+mod chunk;
+mod config;
+mod header;
+mod pack;
+mod plain;
+mod sizer;
+mod text;
+
+pub use atom::{
+    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Severity,
+    ceil_char_boundary, floor_char_boundary, tile,
+};
+pub use check::{assert_invariants, check_chunks, check_invariants};
+pub use chunk::{Chunk, Part, Provenance, chunk_id, provenance_tag};
+pub use config::{ChunkConfig, ConfigError};
+pub use pack::pack;
+pub use plain::{atomize_blocks, blocks};
+pub use sizer::{Bytes, ChunkSizer, Chars, Estimate, Tokenizer, Tokens, Unit};
+pub use text::Source;
+
+#[cfg(test)]
+mod proptests;

@@ -1,0 +1,977 @@
+//! The packer: turns an atom tree into chunks that tile the source and fit the budget.
+//!
+//! It works in three steps.
+//!
+//! 1. **Flatten.** Walk the tree from the root and keep every atom that fits the budget (with
+//!    the header of the scope it starts in) as one *piece*; open the atoms that do not fit and
+//!    walk their children; split leaves that do not fit at lines, then words, then chars. The
+//!    pieces tile the source, and every piece fits on its own.
+//! 2. **Segment.** Group consecutive pieces into chunks by dynamic programming over the piece
+//!    boundaries: fewest chunks first, then cuts at the strongest boundaries, then balanced
+//!    sizes, with a penalty on crumbs.
+//! 3. **Verify.** Render every header and measure every chunk exactly. Sizes of atoms are
+//!    additive estimates for token units (a BPE merges across seams), so a chunk may come out
+//!    over; it is then cut shorter, or its single piece is opened further, until all fit.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::atom::{Atom, AtomKind, AtomTree, Boundary, ContentKind};
+use crate::chunk::{Chunk, Part, Provenance, chunk_id, provenance_tag};
+use crate::config::ChunkConfig;
+use crate::header::{self, HeaderFacts};
+use crate::sizer::ChunkSizer;
+use crate::text::{Source, count_chars};
+
+/// What each chunk costs the segmentation: it dominates the other terms, so the packer first
+/// keeps the number of chunks low, then picks good cut points among equally short answers.
+const CHUNK_COST: u64 = 10_000;
+/// Extra cost of a chunk filled below 5 % of its room.
+const CRUMB_COST: u64 = 6_000;
+/// Most the balance term can add to one chunk (an empty chunk).
+const BALANCE_COST: f64 = 1_000.0;
+/// Widest look-back of the segmentation, in pieces.
+const MAX_WINDOW: usize = 2_048;
+/// Verify-and-repair rounds before the last resort (headerless, exact greedy split).
+const MAX_ROUNDS: usize = 24;
+/// Part numbers reserved in headers while packing: up to `999/999`.
+const RESERVED_PART: usize = 999;
+
+/// Chunks `source` along `tree` under `config`. Never fails, never panics on a valid tree:
+/// the bodies tile the source, and every header + body is within the budget.
+///
+/// An invalid tree (children that do not tile their parent) is replaced by a flat one, so
+/// even then nothing is lost; [`Atom::validate`] tells atomizers what is wrong.
+pub fn pack(source: &Source<'_>, tree: &AtomTree, config: &ChunkConfig) -> Vec<Chunk> {
+    if source.is_empty() {
+        return Vec::new();
+    }
+    let fallback;
+    let root = if tree.root.range == (0..source.len()) && tree.root.validate(source.text()).is_ok()
+    {
+        &tree.root
+    } else {
+        fallback = Atom::new(AtomKind::Block, 0..source.len());
+        &fallback
+    };
+    let mut packer = Packer::new(source, tree, config);
+    packer.flatten_root(root);
+    let spans = packer.segment_all();
+    let spans = packer.verify(spans);
+    let spans = packer.apply_overlap(spans);
+    packer.records(root, spans)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Grain {
+    Atom,
+    Lines,
+    Words,
+    Chars,
+}
+
+#[derive(Debug, Clone)]
+struct Piece<'t> {
+    range: Range<usize>,
+    /// Estimated size (exact for additive sizers).
+    size: usize,
+    /// Strength of the boundary before this piece.
+    boundary: Boundary,
+    grain: Grain,
+    /// The atom this piece is, for `Grain::Atom`.
+    atom: Option<&'t Atom>,
+    /// Interned stack of opened atoms around the piece (ones starting with it included).
+    stack: u32,
+    /// Interned scope: the opened atoms that start strictly before the piece.
+    scope: u32,
+}
+
+/// A chunk under construction: pieces `pieces`, body `range` (widened by overlap at the end).
+#[derive(Debug, Clone)]
+struct Span {
+    pieces: Range<usize>,
+    range: Range<usize>,
+    header: String,
+    size: usize,
+}
+
+struct Packer<'s, 't> {
+    source: &'s Source<'s>,
+    tree: &'t AtomTree,
+    config: &'t ChunkConfig,
+    sizer: &'static dyn ChunkSizer,
+    additive: bool,
+    /// Room for header + body: the budget less the overlap.
+    room: usize,
+    pieces: Vec<Piece<'t>>,
+    /// Atoms opened because they did not fit, by index.
+    opened: Vec<&'t Atom>,
+    opened_index: HashMap<*const Atom, u32>,
+    stacks: Vec<Vec<u32>>,
+    stack_index: HashMap<Vec<u32>, u32>,
+    scopes: Vec<Vec<u32>>,
+    scope_index: HashMap<Vec<u32>, u32>,
+    /// Reserved header size per scope, filled lazily.
+    reserved: HashMap<u32, usize>,
+    /// Estimated size per atom in pre-order, and the pre-order index after each subtree.
+    sizes: Vec<usize>,
+    ends: Vec<u32>,
+    /// Leaves per atom in pre-order: each seam between leaves can make the estimate of a
+    /// non-additive sizer one unit too large.
+    leaves: Vec<u32>,
+}
+
+impl<'s, 't> Packer<'s, 't> {
+    fn new(source: &'s Source<'s>, tree: &'t AtomTree, config: &'t ChunkConfig) -> Self {
+        let sizer = config.unit().sizer();
+        let mut packer = Self {
+            source,
+            tree,
+            config,
+            sizer,
+            additive: sizer.is_additive(),
+            room: config.budget() - config.overlap(),
+            pieces: Vec::new(),
+            opened: Vec::new(),
+            opened_index: HashMap::new(),
+            stacks: Vec::new(),
+            stack_index: HashMap::new(),
+            scopes: Vec::new(),
+            scope_index: HashMap::new(),
+            reserved: HashMap::new(),
+            sizes: Vec::new(),
+            ends: Vec::new(),
+            leaves: Vec::new(),
+        };
+        packer.intern_stack(Vec::new());
+        packer.intern_scope(Vec::new());
+        packer
+    }
+
+    fn text(&self, range: Range<usize>) -> &'s str {
+        &self.source.text()[range]
+    }
+
+    fn intern_stack(&mut self, stack: Vec<u32>) -> u32 {
+        if let Some(&id) = self.stack_index.get(&stack) {
+            return id;
+        }
+        let id = self.stacks.len() as u32;
+        self.stacks.push(stack.clone());
+        self.stack_index.insert(stack, id);
+        id
+    }
+
+    fn intern_scope(&mut self, scope: Vec<u32>) -> u32 {
+        if let Some(&id) = self.scope_index.get(&scope) {
+            return id;
+        }
+        let id = self.scopes.len() as u32;
+        self.scopes.push(scope.clone());
+        self.scope_index.insert(scope, id);
+        id
+    }
+
+    fn open(&mut self, atom: &'t Atom) -> u32 {
+        let key = atom as *const Atom;
+        if let Some(&id) = self.opened_index.get(&key) {
+            return id;
+        }
+        let id = self.opened.len() as u32;
+        self.opened.push(atom);
+        self.opened_index.insert(key, id);
+        id
+    }
+
+    /// The scope of a piece starting at `start` inside `stack`.
+    fn scope_at(&mut self, stack: &[u32], start: usize) -> u32 {
+        let scope: Vec<u32> =
+            stack.iter().copied().filter(|&o| self.opened[o as usize].range.start < start).collect();
+        self.intern_scope(scope)
+    }
+
+    // ---- sizes -------------------------------------------------------------------------
+
+    /// Sizes every atom once: leaves are measured, parents sum their children.
+    fn measure(&mut self, atom: &Atom) -> usize {
+        let idx = self.sizes.len();
+        self.sizes.push(0);
+        self.ends.push(0);
+        self.leaves.push(1);
+        let size = if atom.children.is_empty() {
+            self.sizer.size(self.text(atom.range.clone()))
+        } else {
+            let mut leaves = 0;
+            let mut size = 0;
+            for child in &atom.children {
+                let child_idx = self.sizes.len();
+                size += self.measure(child);
+                leaves += self.leaves[child_idx];
+            }
+            self.leaves[idx] = leaves;
+            size
+        };
+        self.sizes[idx] = size;
+        self.ends[idx] = self.sizes.len() as u32;
+        size
+    }
+
+    /// Estimated size of an atom not in the pre-order table (met while repairing).
+    fn estimate(&self, atom: &Atom) -> usize {
+        if atom.children.is_empty() {
+            self.sizer.size(self.text(atom.range.clone()))
+        } else {
+            atom.children.iter().map(|c| self.estimate(c)).sum()
+        }
+    }
+
+    // ---- headers -----------------------------------------------------------------------
+
+    /// The innermost opened atom of a scope that has a label: its signature and part number go
+    /// into the header.
+    fn innermost_labelled(&self, scope: u32) -> Option<&'t Atom> {
+        self.scopes[scope as usize]
+            .iter()
+            .rev()
+            .map(|&o| self.opened[o as usize])
+            .find(|a| a.label.is_some())
+    }
+
+    fn render_header(&self, scope: u32, part: Option<(usize, usize)>) -> String {
+        if !self.config.headers() {
+            return String::new();
+        }
+        let chain: Vec<&str> = self.scopes[scope as usize]
+            .iter()
+            .map(|&o| self.opened[o as usize])
+            .filter(|a| a.is_scope)
+            .filter_map(Atom::label_text)
+            .collect();
+        let inner = self.innermost_labelled(scope);
+        let label = inner.and_then(|a| a.label.as_deref());
+        let signature = label.and_then(|l| l.signature.as_deref());
+        let part = match (part, label) {
+            (Some((k, n)), Some(l)) => Some((k, n, l.label.as_str())),
+            _ => None,
+        };
+        let facts = HeaderFacts {
+            path: self.source.path(),
+            scope: &chain,
+            signature,
+            part,
+            context: &self.tree.context,
+        };
+        header::render(&facts, &self.tree.comment, self.sizer, self.config.header_cap())
+    }
+
+    /// The header size reserved while packing a chunk that starts in `scope`: part numbers are
+    /// reserved at their widest.
+    fn reserved_header(&mut self, scope: u32) -> usize {
+        if let Some(&size) = self.reserved.get(&scope) {
+            return size;
+        }
+        let part = self.innermost_labelled(scope).map(|_| (RESERVED_PART, RESERVED_PART));
+        let size = self.sizer.size(&self.render_header(scope, part));
+        self.reserved.insert(scope, size);
+        size
+    }
+
+    // ---- flatten -----------------------------------------------------------------------
+
+    fn flatten_root(&mut self, root: &'t Atom) {
+        self.measure(root);
+        let mut stack = Vec::new();
+        self.emit(root, 0, Boundary::Section, &mut stack);
+    }
+
+    /// Whether an atom of estimated size `size` fits alone, measuring exactly when the estimate
+    /// is near the edge. Returns the size to use for the piece.
+    fn fits_alone(&self, atom: &Atom, size: usize, leaves: usize, room: usize) -> Option<usize> {
+        if size <= room {
+            return Some(size);
+        }
+        if !self.additive && size.saturating_sub(leaves) <= room {
+            let exact = self.sizer.size(self.text(atom.range.clone()));
+            if exact <= room {
+                return Some(exact);
+            }
+        }
+        None
+    }
+
+    /// Emits the pieces of `atom`, whose pre-order index is `idx` (or `usize::MAX` when the
+    /// atom is not in the table).
+    fn emit(&mut self, atom: &'t Atom, idx: usize, boundary: Boundary, stack: &mut Vec<u32>) {
+        let (size, leaves) = if idx == usize::MAX {
+            (self.estimate(atom), count_leaves(atom))
+        } else {
+            (self.sizes[idx], self.leaves[idx] as usize)
+        };
+        let scope = self.scope_at(stack, atom.range.start);
+        let room = self.room.saturating_sub(self.reserved_header(scope));
+        if let Some(size) = self.fits_alone(atom, size, leaves, room) {
+            let stack_id = self.intern_stack(stack.clone());
+            self.pieces.push(Piece {
+                range: atom.range.clone(),
+                size,
+                boundary,
+                grain: Grain::Atom,
+                atom: Some(atom),
+                stack: stack_id,
+                scope,
+            });
+            return;
+        }
+        let opened = self.open(atom);
+        stack.push(opened);
+        if atom.children.is_empty() {
+            self.split(atom.range.clone(), boundary, Grain::Lines, stack);
+        } else {
+            let mut child_idx = if idx == usize::MAX { usize::MAX } else { idx + 1 };
+            for (i, child) in atom.children.iter().enumerate() {
+                let b = if i == 0 { boundary } else { child.boundary };
+                self.emit(child, child_idx, b, stack);
+                if child_idx != usize::MAX {
+                    child_idx = self.ends[child_idx] as usize;
+                }
+            }
+        }
+        stack.pop();
+    }
+
+    /// Splits text that does not fit into pieces of `grain`, going finer where a piece still
+    /// does not fit.
+    fn split(&mut self, range: Range<usize>, boundary: Boundary, grain: Grain, stack: &[u32]) {
+        let stack_id = self.intern_stack(stack.to_vec());
+        let text = self.source.text();
+        let parts: Vec<Range<usize>> = match grain {
+            Grain::Atom | Grain::Lines => split_lines(text, range.clone()),
+            Grain::Words => split_words(text, range.clone()),
+            Grain::Chars => Vec::new(),
+        };
+        if grain == Grain::Chars {
+            self.split_chars(range, boundary, stack);
+            return;
+        }
+        let (grain, inner) = match grain {
+            Grain::Atom | Grain::Lines => (Grain::Lines, Boundary::Line),
+            _ => (Grain::Words, Boundary::Word),
+        };
+        // Words are grouped into runs of up to a sixteenth of the budget: cutting between words
+        // needs no finer choice, and it keeps the segmentation's work linear.
+        let group = if grain == Grain::Words { self.room / 16 } else { 0 };
+        let mut run: Option<Piece<'t>> = None;
+        for (i, part) in parts.into_iter().enumerate() {
+            let b = if i == 0 { boundary } else { inner };
+            let scope = self.scope_at(stack, part.start);
+            let room = self.room.saturating_sub(self.reserved_header(scope));
+            let size = self.sizer.size(&text[part.clone()]);
+            if size > room {
+                if let Some(r) = run.take() {
+                    self.pieces.push(r);
+                }
+                let finer = if grain == Grain::Lines { Grain::Words } else { Grain::Chars };
+                self.split(part, b, finer, stack);
+                continue;
+            }
+            if let Some(r) = run.as_mut() {
+                let merged = if self.additive {
+                    r.size + size
+                } else {
+                    self.sizer.size(&text[r.range.start..part.end])
+                };
+                if merged <= group {
+                    r.range.end = part.end;
+                    r.size = merged;
+                    continue;
+                }
+                let done = run.take();
+                self.pieces.extend(done);
+            }
+            run = Some(Piece { range: part, size, boundary: b, grain, atom: None, stack: stack_id, scope });
+        }
+        if let Some(r) = run {
+            self.pieces.push(r);
+        }
+    }
+
+    /// Splits a word too long for the budget into the longest runs of chars that fit, measured
+    /// exactly (never inside a UTF-8 sequence).
+    fn split_chars(&mut self, range: Range<usize>, boundary: Boundary, stack: &[u32]) {
+        let stack_id = self.intern_stack(stack.to_vec());
+        let text = self.source.text();
+        let mut start = range.start;
+        let mut first = true;
+        while start < range.end {
+            let scope = self.scope_at(stack, start);
+            let room = self.room.saturating_sub(self.reserved_header(scope));
+            let end = longest_fit(text, start, range.end, room, self.sizer);
+            let size = self.sizer.size(&text[start..end]);
+            let b = if first { boundary } else { Boundary::Char };
+            self.pieces.push(Piece {
+                range: start..end,
+                size,
+                boundary: b,
+                grain: Grain::Chars,
+                atom: None,
+                stack: stack_id,
+                scope,
+            });
+            first = false;
+            start = end;
+        }
+    }
+
+    // ---- segment -----------------------------------------------------------------------
+
+    fn segment_all(&mut self) -> Vec<Span> {
+        let starts = self.segment(0..self.pieces.len(), 0);
+        self.spans_from(&starts, self.pieces.len())
+    }
+
+    fn spans_from(&self, starts: &[usize], end: usize) -> Vec<Span> {
+        let mut spans = Vec::with_capacity(starts.len());
+        for (i, &s) in starts.iter().enumerate() {
+            let e = starts.get(i + 1).copied().unwrap_or(end);
+            let range = self.pieces[s].range.start..self.pieces[e - 1].range.end;
+            spans.push(Span { pieces: s..e, range, header: String::new(), size: 0 });
+        }
+        spans
+    }
+
+    /// Optimal segmentation of `pieces[range]` into chunks of at most `room - shrink` units,
+    /// header included. Returns the index of each chunk's first piece.
+    fn segment(&mut self, range: Range<usize>, shrink: usize) -> Vec<usize> {
+        let base = range.start;
+        let m = range.len();
+        if m == 0 {
+            return Vec::new();
+        }
+        let headers: Vec<usize> = (base..range.end)
+            .map(|i| {
+                let scope = self.pieces[i].scope;
+                self.reserved_header(scope)
+            })
+            .collect();
+        let room = self.room.saturating_sub(shrink);
+        let mut best = vec![u64::MAX; m + 1];
+        let mut prev = vec![0usize; m + 1];
+        best[0] = 0;
+        for j in 1..=m {
+            let cut = if base + j < range.end {
+                self.pieces[base + j].boundary.cut_penalty()
+            } else {
+                0
+            };
+            let mut fill = 0usize;
+            for i in (j.saturating_sub(MAX_WINDOW)..j).rev() {
+                fill += self.pieces[base + i].size;
+                if fill > room && i + 1 < j {
+                    break;
+                }
+                let chunk_room = room.saturating_sub(headers[i]);
+                // A single piece always forms a chunk: it was made to fit alone.
+                if fill > chunk_room && i + 1 < j {
+                    continue;
+                }
+                if best[i] == u64::MAX {
+                    continue;
+                }
+                let cost = best[i] + CHUNK_COST + cut + fill_cost(fill, chunk_room);
+                if cost < best[j] {
+                    best[j] = cost;
+                    prev[j] = i;
+                }
+            }
+        }
+        let mut starts = Vec::new();
+        let mut j = m;
+        while j > 0 {
+            let i = prev[j];
+            starts.push(base + i);
+            j = i;
+        }
+        starts.reverse();
+        starts
+    }
+
+    // ---- verify ------------------------------------------------------------------------
+
+    /// Part `(k, n)` of the innermost labelled opened atom around each span's start.
+    fn parts(&self, spans: &[Span]) -> Vec<Option<(usize, usize)>> {
+        spans
+            .iter()
+            .enumerate()
+            .map(|(idx, span)| {
+                let scope = self.pieces[span.pieces.start].scope;
+                let atom = self.innermost_labelled(scope)?;
+                let (first, last) = overlapping(spans, &atom.range);
+                Some((idx - first + 1, last - first))
+            })
+            .collect()
+    }
+
+    /// Renders headers, measures every chunk exactly, and repairs chunks over the budget.
+    fn verify(&mut self, mut spans: Vec<Span>) -> Vec<Span> {
+        let budget = self.room;
+        for _ in 0..MAX_ROUNDS {
+            let parts = self.parts(&spans);
+            let mut over = Vec::new();
+            for (idx, span) in spans.iter_mut().enumerate() {
+                let scope = self.pieces[span.pieces.start].scope;
+                span.header = self.render_header(scope, parts[idx]);
+                span.size = self.measure_chunk(&span.header, span.range.clone(), &span.pieces);
+                if span.size > budget {
+                    over.push(idx);
+                }
+            }
+            if over.is_empty() {
+                return spans;
+            }
+            // Repair from the back so that earlier indices stay valid.
+            for &idx in over.iter().rev() {
+                let excess = spans[idx].size - budget;
+                let repaired = self.repair(&spans[idx], excess);
+                let shift = repaired.iter().map(|s| s.pieces.len()).sum::<usize>() as isize
+                    - spans[idx].pieces.len() as isize;
+                if shift != 0 {
+                    for later in &mut spans[idx + 1..] {
+                        later.pieces.start = (later.pieces.start as isize + shift) as usize;
+                        later.pieces.end = (later.pieces.end as isize + shift) as usize;
+                    }
+                }
+                spans.splice(idx..idx + 1, repaired);
+            }
+        }
+        self.last_resort(spans)
+    }
+
+    fn measure_chunk(&self, header: &str, range: Range<usize>, pieces: &Range<usize>) -> usize {
+        let whole = !pieces.is_empty()
+            && range == (self.pieces[pieces.start].range.start..self.pieces[pieces.end - 1].range.end);
+        if self.additive && whole {
+            self.sizer.size(header) + self.pieces[pieces.clone()].iter().map(|p| p.size).sum::<usize>()
+        } else if header.is_empty() {
+            self.sizer.size(self.text(range))
+        } else {
+            let mut s = String::with_capacity(header.len() + range.len());
+            s.push_str(header);
+            s.push_str(self.text(range));
+            self.sizer.size(&s)
+        }
+    }
+
+    /// Repairs one chunk `excess` units over the budget: a chunk of several pieces is cut
+    /// before the pieces that make up the excess; a single piece is opened or split finer.
+    fn repair(&mut self, span: &Span, excess: usize) -> Vec<Span> {
+        let pieces = span.pieces.clone();
+        if pieces.len() > 1 {
+            let mut dropped = 0;
+            let mut cut = pieces.end - 1;
+            while cut > pieces.start + 1 {
+                dropped += self.pieces[cut].size;
+                if dropped >= excess {
+                    break;
+                }
+                cut -= 1;
+            }
+            // Prefer the strongest boundary among the cuts that drop enough.
+            let mut best = cut;
+            for c in pieces.start + 1..=cut {
+                if self.pieces[c].boundary > self.pieces[best].boundary {
+                    best = c;
+                }
+            }
+            return self.spans_from(&[pieces.start, best], pieces.end);
+        }
+        let piece = self.pieces[pieces.start].clone();
+        let before = self.pieces.len();
+        let tail: Vec<Piece<'t>> = self.pieces.drain(pieces.start + 1..).collect();
+        self.pieces.truncate(pieces.start);
+        let mut stack = self.stacks[piece.stack as usize].clone();
+        match (piece.grain, piece.atom) {
+            (Grain::Atom, Some(atom)) if !atom.children.is_empty() => {
+                let opened = self.open(atom);
+                stack.push(opened);
+                for (i, child) in atom.children.iter().enumerate() {
+                    let b = if i == 0 { piece.boundary } else { child.boundary };
+                    self.emit(child, usize::MAX, b, &mut stack);
+                }
+            }
+            (Grain::Atom, Some(atom)) => {
+                let opened = self.open(atom);
+                stack.push(opened);
+                self.split(piece.range.clone(), piece.boundary, Grain::Lines, &stack);
+            }
+            (Grain::Atom | Grain::Lines, _) => {
+                self.split(piece.range.clone(), piece.boundary, Grain::Words, &stack);
+            }
+            (Grain::Words | Grain::Chars, _) => {
+                self.split_chars_shrunk(piece.range.clone(), piece.boundary, &stack, excess);
+            }
+        }
+        let new_end = self.pieces.len();
+        self.pieces.extend(tail);
+        debug_assert!(self.pieces.len() + 1 >= before);
+        let starts = self.segment(pieces.start..new_end, 0);
+        self.spans_from(&starts, new_end)
+    }
+
+    /// Char split with a room shrunk by `excess`, for a char-level piece whose header or seams
+    /// came out larger than reserved.
+    fn split_chars_shrunk(&mut self, range: Range<usize>, boundary: Boundary, stack: &[u32], excess: usize) {
+        let saved = self.room;
+        self.room = self.room.saturating_sub(excess).max(self.config.unit().max_char_size() * 2);
+        self.split_chars(range, boundary, stack);
+        self.room = saved;
+    }
+
+    /// After `MAX_ROUNDS` of repair: any chunk still over the budget loses its header and is
+    /// split greedily by exact measure. Unreachable in practice; it guards the promise.
+    fn last_resort(&mut self, spans: Vec<Span>) -> Vec<Span> {
+        let mut out = Vec::with_capacity(spans.len());
+        for span in spans {
+            let size = self.measure_chunk(&span.header, span.range.clone(), &span.pieces);
+            if size <= self.room {
+                out.push(Span { size, ..span });
+                continue;
+            }
+            let mut start = span.range.start;
+            while start < span.range.end {
+                let end = longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
+                let size = self.sizer.size(self.text(start..end));
+                out.push(Span { pieces: span.pieces.clone(), range: start..end, header: String::new(), size });
+                start = end;
+            }
+        }
+        out
+    }
+
+    // ---- overlap -----------------------------------------------------------------------
+
+    /// Widens each chunk backwards over up to `overlap` units of the previous chunk, starting at
+    /// a line start where one is near enough.
+    fn apply_overlap(&self, mut spans: Vec<Span>) -> Vec<Span> {
+        let overlap = self.config.overlap();
+        if overlap == 0 {
+            return spans;
+        }
+        let budget = self.config.budget();
+        let starts = self.source.line_starts();
+        for idx in 1..spans.len() {
+            let prev_start = spans[idx - 1].range.start;
+            let start = spans[idx].range.start;
+            // Candidate starts: line starts inside the previous chunk, nearest first.
+            let first_line = starts.partition_point(|&s| s <= prev_start);
+            let last_line = starts.partition_point(|&s| s < start);
+            for &cand in starts[first_line..last_line].iter().rev() {
+                if self.sizer.size(self.text(cand..start)) > overlap {
+                    break;
+                }
+                let range = cand..spans[idx].range.end;
+                let size = self.measure_chunk(&spans[idx].header, range.clone(), &(0..0));
+                if size > budget {
+                    break;
+                }
+                spans[idx].range = range;
+                spans[idx].size = size;
+            }
+        }
+        spans
+    }
+
+    // ---- records -----------------------------------------------------------------------
+
+    fn records(&self, root: &'t Atom, spans: Vec<Span>) -> Vec<Chunk> {
+        let path = self.source.path();
+        let symbols = collect_symbols(root, self.tree.separator);
+        let parts = self.parts(&spans);
+        let ranges: Vec<Range<usize>> = spans.iter().map(|s| s.range.clone()).collect();
+        let prose = self.tree.content == ContentKind::Prose;
+        let blocks = if prose { block_starts(self.source.text()) } else { Vec::new() };
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut chars_at = (0usize, 0usize); // (byte, chars before it)
+        let mut out = Vec::with_capacity(spans.len());
+        for (idx, span) in spans.into_iter().enumerate() {
+            let range = span.range.clone();
+            let body = self.text(range.clone());
+            let (line_start, line_end) = self.source.line_range(range.start, range.end);
+            let scope_id = if span.pieces.is_empty() { 0 } else { self.pieces[span.pieces.start].scope };
+            let scope: Vec<String> = self.scopes[scope_id as usize]
+                .iter()
+                .map(|&o| self.opened[o as usize])
+                .filter(|a| a.is_scope)
+                .filter_map(|a| a.label_text().map(str::to_owned))
+                .collect();
+            let first = symbols.partition_point(|s| s.range.start < range.start);
+            let syms: Vec<String> = symbols[first..]
+                .iter()
+                .take_while(|s| s.range.start < range.end)
+                .filter(|s| s.range.end <= range.end)
+                .map(|s| s.name.clone())
+                .collect();
+            let part = self.part_record(parts[idx], scope_id, &range, &ranges);
+            // Chunks are in order, so chars are counted once over the file.
+            if range.start >= chars_at.0 {
+                chars_at.1 += count_chars(&self.source.text().as_bytes()[chars_at.0..range.start]);
+            } else {
+                chars_at.1 = self.source.char_offset(range.start);
+            }
+            chars_at.0 = range.start;
+            let provenance = prose.then(|| {
+                let section = section_path(root, range.start);
+                let paragraph = blocks.partition_point(|&b| b <= range.start).max(1);
+                let tag = provenance_tag(path, None, paragraph, &section, chars_at.1);
+                Provenance { section, paragraph, char_offset: chars_at.1, page: None, tag }
+            });
+            let mut id = chunk_id(path, body);
+            let n = seen.entry(id.clone()).or_insert(0);
+            *n += 1;
+            if *n > 1 {
+                id = format!("{id}-{n}");
+            }
+            out.push(Chunk {
+                id,
+                path: path.to_owned(),
+                language: self.tree.language.clone(),
+                kind: self.tree.content,
+                byte_start: range.start,
+                byte_end: range.end,
+                line_start,
+                line_end,
+                tokens: span.size,
+                symbols: syms,
+                scope,
+                part,
+                provenance,
+                header: span.header,
+                text: body.to_owned(),
+            });
+        }
+        out
+    }
+
+    fn part_record(
+        &self,
+        part: Option<(usize, usize)>,
+        scope: u32,
+        range: &Range<usize>,
+        ranges: &[Range<usize>],
+    ) -> Option<Part> {
+        if let (Some((k, n)), Some(atom)) = (part, self.innermost_labelled(scope)) {
+            return Some(Part {
+                index: k,
+                count: n,
+                of: atom.label_text().unwrap_or_default().to_owned(),
+                protected: atom.protected,
+            });
+        }
+        // The first part of an opened atom starts outside it: find the outermost labelled opened
+        // atom that starts in this chunk and ends after it.
+        let atom = self
+            .opened
+            .iter()
+            .filter(|a| a.label.is_some())
+            .filter(|a| range.start <= a.range.start && a.range.start < range.end && a.range.end > range.end)
+            .min_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)))?;
+        let first = ranges.partition_point(|r| r.end <= atom.range.start);
+        let end = ranges.partition_point(|r| r.start < atom.range.end);
+        Some(Part {
+            index: 1,
+            count: end - first,
+            of: atom.label_text().unwrap_or_default().to_owned(),
+            protected: atom.protected,
+        })
+    }
+}
+
+fn count_leaves(atom: &Atom) -> usize {
+    if atom.children.is_empty() { 1 } else { atom.children.iter().map(count_leaves).sum() }
+}
+
+/// Balance and crumb terms of one chunk's cost: squared slack, and a penalty below 5 %.
+fn fill_cost(fill: usize, room: usize) -> u64 {
+    if room == 0 {
+        return 0;
+    }
+    let slack = room.saturating_sub(fill) as f64 / room as f64;
+    let mut cost = (slack * slack * BALANCE_COST) as u64;
+    if fill * 20 < room {
+        cost += CRUMB_COST;
+    }
+    cost
+}
+
+/// Indices `(first, end)` of the spans overlapping `range`.
+fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
+    let first = spans.partition_point(|s| s.range.end <= range.start);
+    let end = spans.partition_point(|s| s.range.start < range.end);
+    (first, end.max(first + 1))
+}
+
+/// Lines of `range`, each with its newline.
+fn split_lines(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = range.start;
+    for (i, b) in text.as_bytes()[range.clone()].iter().enumerate() {
+        if *b == b'\n' {
+            out.push(start..range.start + i + 1);
+            start = range.start + i + 1;
+        }
+    }
+    if start < range.end {
+        out.push(start..range.end);
+    }
+    out
+}
+
+/// Words of `range`, each with the whitespace after it.
+fn split_words(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = range.start;
+    let mut in_space = false;
+    for (i, c) in text[range.clone()].char_indices() {
+        let at = range.start + i;
+        let space = c.is_whitespace();
+        if in_space && !space && at > start {
+            out.push(start..at);
+            start = at;
+        }
+        in_space = space;
+    }
+    if start < range.end {
+        out.push(start..range.end);
+    }
+    out
+}
+
+/// The end of the longest text from `start` (at most `end`) of at most `room` units, at a char
+/// boundary; at least one char.
+fn longest_fit(text: &str, start: usize, end: usize, room: usize, sizer: &dyn ChunkSizer) -> usize {
+    let first = start + text[start..end].chars().next().map_or(0, char::len_utf8);
+    if sizer.size(&text[start..end]) <= room {
+        return end;
+    }
+    // Binary search on byte offsets snapped to char boundaries; token counts are monotone
+    // enough in the prefix length that a final step back settles the rare exception.
+    let (mut lo, mut hi) = (first, end);
+    while lo < hi {
+        let mid = crate::atom::ceil_char_boundary(text, lo + (hi - lo).div_ceil(2));
+        let mid = if mid > hi { hi } else { mid };
+        if mid <= lo {
+            break;
+        }
+        if sizer.size(&text[start..mid]) <= room {
+            lo = mid;
+        } else {
+            hi = crate::atom::floor_char_boundary(text, mid - 1).max(lo);
+            if hi == lo {
+                break;
+            }
+        }
+    }
+    let mut cut = lo;
+    while cut > first && sizer.size(&text[start..cut]) > room {
+        cut = crate::atom::floor_char_boundary(text, cut - 1);
+    }
+    cut.max(first)
+}
+
+/// A named atom with its qualified name.
+struct Symbol {
+    range: Range<usize>,
+    name: String,
+}
+
+/// Every named atom in pre-order (sorted by start), with names qualified by named ancestors.
+fn collect_symbols(root: &Atom, separator: &str) -> Vec<Symbol> {
+    fn walk(atom: &Atom, prefix: &mut Vec<String>, separator: &str, out: &mut Vec<Symbol>) {
+        let named = atom.name().map(str::to_owned);
+        if let Some(name) = &named {
+            let mut q = prefix.join(separator);
+            if !q.is_empty() {
+                q.push_str(separator);
+            }
+            q.push_str(name);
+            out.push(Symbol { range: atom.range.clone(), name: q });
+            prefix.push(name.clone());
+        }
+        for child in &atom.children {
+            walk(child, prefix, separator, out);
+        }
+        if named.is_some() {
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &mut Vec::new(), separator, &mut out);
+    out
+}
+
+/// Labels of the section atoms holding byte `at`, outermost first.
+fn section_path(root: &Atom, at: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut atom = root;
+    loop {
+        if atom.kind == AtomKind::Section
+            && let Some(label) = atom.label_text()
+        {
+            out.push(label.to_owned());
+        }
+        match atom.children.iter().find(|c| c.range.start <= at && at < c.range.end) {
+            Some(child) => atom = child,
+            None => return out,
+        }
+    }
+}
+
+/// Byte offsets where blank-line-separated blocks start.
+fn block_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut prev_blank = true;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let blank = line.trim().is_empty();
+        if !blank && prev_blank {
+            out.push(at);
+        }
+        prev_blank = blank;
+        at += line.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_keep_their_trailing_space() {
+        let text = "ab  cd\tef";
+        let words: Vec<&str> = split_words(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(words, vec!["ab  ", "cd\t", "ef"]);
+    }
+
+    #[test]
+    fn lines_keep_their_newline() {
+        let text = "a\nb\n\nc";
+        let lines: Vec<&str> = split_lines(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(lines, vec!["a\n", "b\n", "\n", "c"]);
+    }
+
+    #[test]
+    fn longest_fit_respects_chars() {
+        let text = "é☃é☃é☃";
+        let sizer = crate::sizer::Unit::Bytes.sizer();
+        let end = longest_fit(text, 0, text.len(), 4, sizer);
+        assert_eq!(&text[..end], "é");
+        let end = longest_fit(text, 0, text.len(), 1, sizer);
+        assert_eq!(&text[..end], "é", "at least one char");
+    }
+
+    #[test]
+    fn crumbs_cost_more_than_balance() {
+        assert!(fill_cost(1, 100) > fill_cost(50, 100));
+        assert_eq!(fill_cost(100, 100), 0);
+    }
+}

@@ -1,0 +1,197 @@
+//! Property tests: random texts and random atom trees, every sizer, through the one checker.
+
+use proptest::prelude::*;
+
+use crate::atom::{Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind};
+use crate::check::check_invariants;
+use crate::config::ChunkConfig;
+use crate::pack::pack;
+use crate::plain::atomize_blocks;
+use crate::sizer::{Tokenizer, Unit};
+use crate::text::Source;
+
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[a-z]{1,12}",
+        3 => Just(" ".to_owned()),
+        2 => Just("\n".to_owned()),
+        1 => Just("\n\n".to_owned()),
+        1 => "[ \t]{1,6}",
+        1 => "[é☃𝄞ü中文]{1,4}",
+        1 => "[{}();,.=+*/$\\\\]{1,3}",
+        1 => "[a-zA-Z0-9]{40,400}",
+    ]
+}
+
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..160).prop_map(|v| v.concat())
+}
+
+fn unit() -> impl Strategy<Value = Unit> {
+    prop_oneof![
+        Just(Unit::Chars),
+        Just(Unit::Bytes),
+        Just(Unit::Estimate),
+        Just(Unit::Tokens(Tokenizer::O200k)),
+        Just(Unit::Tokens(Tokenizer::Cl100k)),
+    ]
+}
+
+/// A random tree over `text`: split points drawn from `seeds`, kinds and flags from the seed.
+fn random_tree(text: &str, seeds: &[u32]) -> Atom {
+    let mut it = seeds.iter().copied().cycle();
+    build(text, 0..text.len(), 0, &mut it)
+}
+
+fn build(text: &str, range: std::ops::Range<usize>, depth: usize, seeds: &mut impl Iterator<Item = u32>) -> Atom {
+    let s = seeds.next().unwrap_or(0);
+    let kind = match s % 5 {
+        0 => AtomKind::Symbol,
+        1 => AtomKind::Section,
+        2 => AtomKind::Block,
+        3 => AtomKind::Gap,
+        _ => AtomKind::Protected,
+    };
+    let mut atom = Atom::new(kind, range.clone())
+        .with_scope(s % 3 == 0)
+        .with_boundary(match s % 7 {
+            0 => Boundary::Item,
+            1 => Boundary::Member,
+            2 => Boundary::Statement,
+            3 => Boundary::Paragraph,
+            4 => Boundary::Line,
+            5 => Boundary::Sentence,
+            _ => Boundary::Section,
+        });
+    if s % 4 != 3 {
+        atom = atom.with_label(AtomLabel {
+            label: format!("item{}", s % 100),
+            name: (s % 2 == 0).then(|| format!("n{}", s % 50)),
+            signature: (s % 8 == 0).then(|| format!("fn item{}(a: u32) -> Result<()>", s % 100)),
+        });
+    }
+    if depth > 5 || range.len() < 2 || s % 9 == 8 {
+        return atom;
+    }
+    let n_cuts = (seeds.next().unwrap_or(0) % 6) as usize;
+    let mut cuts: Vec<usize> = (0..n_cuts)
+        .map(|_| range.start + seeds.next().unwrap_or(0) as usize % range.len())
+        .map(|c| crate::atom::floor_char_boundary(text, c))
+        .filter(|&c| c > range.start && c < range.end)
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    if cuts.is_empty() {
+        return atom;
+    }
+    let mut children = Vec::new();
+    let mut at = range.start;
+    for c in cuts.into_iter().chain(std::iter::once(range.end)) {
+        children.push(build(text, at..c, depth + 1, seeds));
+        at = c;
+    }
+    atom.with_children(children)
+}
+
+fn config(budget: usize, unit: Unit, overlap_pct: usize, headers: bool) -> ChunkConfig {
+    let min = 8 * unit.max_char_size();
+    let budget = budget.max(min);
+    let overlap = if overlap_pct == 0 { 0 } else { (budget * overlap_pct / 100).min(budget / 2 - 1) };
+    ChunkConfig::new(budget, unit).unwrap().with_overlap(overlap).unwrap().with_headers(headers)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_trees_keep_every_invariant(
+        text in text(),
+        seeds in prop::collection::vec(any::<u32>(), 1..64),
+        budget in 8usize..600,
+        unit in unit(),
+        overlap_pct in prop_oneof![3 => Just(0usize), 1 => 1usize..40],
+        headers in any::<bool>(),
+        context in any::<bool>(),
+    ) {
+        let root = random_tree(&text, &seeds);
+        let mut tree = AtomTree::new("test", ContentKind::Code, root);
+        tree.comment = CommentStyle::line("//");
+        if context {
+            tree.context = vec!["use std::io; use crate::db::Pool;".to_owned()];
+        }
+        let source = Source::new("src/some/path.rs", &text);
+        let config = config(budget, unit, overlap_pct, headers);
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        let summary: Vec<String> = chunks.iter().map(|c| format!("{}..{} size {} header {:?}", c.byte_start, c.byte_end, c.tokens, c.header)).collect();
+        prop_assert!(errors.is_empty(), "{}\n{}\n{:#?}", errors.join("\n"), summary.join("\n"), tree.root);
+    }
+
+    #[test]
+    fn plain_text_keeps_every_invariant(text in text(), budget in 8usize..400, unit in unit()) {
+        let tree = atomize_blocks(&text, "text", ContentKind::Prose);
+        let source = Source::new("notes.txt", &text);
+        let config = config(budget, unit, 0, true);
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn output_is_deterministic(text in text(), seeds in prop::collection::vec(any::<u32>(), 1..32)) {
+        let tree = AtomTree::new("test", ContentKind::Code, random_tree(&text, &seeds));
+        let source = Source::new("a.rs", &text);
+        let config = ChunkConfig::new(120, Unit::Tokens(Tokenizer::O200k)).unwrap();
+        prop_assert_eq!(pack(&source, &tree, &config), pack(&source, &tree, &config));
+    }
+}
+
+#[test]
+fn a_fitting_file_is_one_chunk() {
+    let text = "fn a() {}\n\nfn b() {}\n";
+    let tree = atomize_blocks(text, "text", ContentKind::Prose);
+    let source = Source::new("a.txt", text);
+    let config = ChunkConfig::new(100, Unit::Chars).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    assert_eq!(chunks.len(), 1);
+    assert_eq!(chunks[0].text, text);
+    assert_eq!(chunks[0].header, "# a.txt\n");
+}
+
+#[test]
+fn oversize_atoms_are_opened_with_parts_in_headers() {
+    // A "function" of 40 statement lines inside an impl, budget far below it.
+    let mut text = String::from("impl Foo {\n");
+    let open_len = text.len();
+    let mut stmts = Vec::new();
+    for i in 0..40 {
+        let start = text.len();
+        text.push_str(&format!("    let x{i} = compute({i});\n"));
+        stmts.push(Atom::new(AtomKind::Block, start..text.len()).with_boundary(Boundary::Statement));
+    }
+    let close_start = text.len();
+    text.push_str("}\n");
+    let mut children = vec![Atom::gap(0..open_len)];
+    children.extend(stmts);
+    children.push(Atom::gap(close_start..text.len()));
+    let root = Atom::new(AtomKind::Symbol, 0..text.len())
+        .with_scope(true)
+        .with_label(AtomLabel { label: "impl Foo".into(), name: Some("Foo".into()), signature: Some("impl Foo".into()) })
+        .with_children(children);
+    let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![root]);
+    let mut tree = AtomTree::new("rust", ContentKind::Code, root);
+    tree.comment = CommentStyle::line("//");
+    let source = Source::new("src/foo.rs", &text);
+    let config = ChunkConfig::new(300, Unit::Chars).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    crate::check::assert_invariants(&source, &tree, &chunks, &config);
+    assert!(chunks.len() >= 4, "{} chunks", chunks.len());
+    let n = chunks.len();
+    assert_eq!(chunks[0].scope, Vec::<String>::new());
+    assert_eq!(chunks[0].part.as_ref().map(|p| (p.index, p.count)), Some((1, n)));
+    for (k, c) in chunks.iter().enumerate().skip(1) {
+        assert_eq!(c.scope, vec!["impl Foo".to_owned()]);
+        assert!(c.header.contains(&format!("(part {}/{n})", k + 1)), "{}", c.header);
+        assert!(c.text.starts_with("    let "), "cut at statement starts: {:?}", c.text);
+    }
+}

@@ -1,0 +1,202 @@
+//! Sizers: how the budget is counted. Bytes, chars, BPE tokens and a cheap estimate share one
+//! small trait.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::text::count_chars;
+
+/// Measures text in one unit.
+///
+/// Byte and char sizes are additive: the size of a concatenation is the sum of the sizes. Token
+/// counts are not (a BPE merges across the seam), so the packer sizes atoms once, cheaply, and
+/// then measures every finished chunk exactly.
+pub trait ChunkSizer: Send + Sync {
+    /// The size of `text` in this sizer's unit.
+    fn size(&self, text: &str) -> usize;
+
+    /// Whether `size(a + b) == size(a) + size(b)` for all `a`, `b`.
+    fn is_additive(&self) -> bool;
+}
+
+/// A BPE vocabulary shipped inside the binary (no download).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Tokenizer {
+    /// OpenAI's `o200k_base` (GPT-4o and later).
+    #[default]
+    O200k,
+    /// OpenAI's `cl100k_base` (GPT-4, GPT-3.5).
+    Cl100k,
+}
+
+impl Tokenizer {
+    fn bpe(self) -> &'static bpe_openai::Tokenizer {
+        match self {
+            Tokenizer::O200k => bpe_openai::o200k_base(),
+            Tokenizer::Cl100k => bpe_openai::cl100k_base(),
+        }
+    }
+
+    /// The short name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tokenizer::O200k => "o200k",
+            Tokenizer::Cl100k => "cl100k",
+        }
+    }
+}
+
+impl FromStr for Tokenizer {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "o200k" | "o200k_base" => Ok(Tokenizer::O200k),
+            "cl100k" | "cl100k_base" => Ok(Tokenizer::Cl100k),
+            _ => Err(format!("unknown tokenizer `{s}` (expected o200k or cl100k)")),
+        }
+    }
+}
+
+/// The unit a budget is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Unit {
+    /// UTF-8 bytes.
+    Bytes,
+    /// Unicode scalar values, the way Python's `len` counts.
+    Chars,
+    /// BPE tokens of a real vocabulary.
+    Tokens(Tokenizer),
+    /// A cheap token estimate: one token per four bytes, rounded up.
+    Estimate,
+}
+
+impl Unit {
+    /// The sizer for this unit. The BPE tables load once per process, on first use.
+    pub fn sizer(self) -> &'static dyn ChunkSizer {
+        match self {
+            Unit::Bytes => &Bytes,
+            Unit::Chars => &Chars,
+            Unit::Tokens(Tokenizer::O200k) => &Tokens(Tokenizer::O200k),
+            Unit::Tokens(Tokenizer::Cl100k) => &Tokens(Tokenizer::Cl100k),
+            Unit::Estimate => &Estimate,
+        }
+    }
+
+    /// The largest size one Unicode scalar value can have in this unit. Budgets are validated
+    /// against it, so a body can always hold at least one char.
+    pub fn max_char_size(self) -> usize {
+        // A char is at most 4 UTF-8 bytes, and byte-level BPE never spends more than one token
+        // per byte.
+        match self {
+            Unit::Chars | Unit::Estimate => 1,
+            Unit::Bytes | Unit::Tokens(_) => 4,
+        }
+    }
+
+    /// The name used in reports, e.g. `chars` or `tokens:o200k`.
+    pub fn name(self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Bytes => f.write_str("bytes"),
+            Unit::Chars => f.write_str("chars"),
+            Unit::Tokens(t) => write!(f, "tokens:{}", t.name()),
+            Unit::Estimate => f.write_str("estimate"),
+        }
+    }
+}
+
+/// Counts UTF-8 bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Bytes;
+
+impl ChunkSizer for Bytes {
+    fn size(&self, text: &str) -> usize {
+        text.len()
+    }
+    fn is_additive(&self) -> bool {
+        true
+    }
+}
+
+/// Counts Unicode scalar values.
+#[derive(Debug, Clone, Copy)]
+pub struct Chars;
+
+impl ChunkSizer for Chars {
+    fn size(&self, text: &str) -> usize {
+        count_chars(text.as_bytes())
+    }
+    fn is_additive(&self) -> bool {
+        true
+    }
+}
+
+/// Counts BPE tokens exactly as the model's tokenizer would.
+#[derive(Debug, Clone, Copy)]
+pub struct Tokens(pub Tokenizer);
+
+impl ChunkSizer for Tokens {
+    fn size(&self, text: &str) -> usize {
+        if text.is_empty() {
+            return 0;
+        }
+        self.0.bpe().count(text)
+    }
+    fn is_additive(&self) -> bool {
+        false
+    }
+}
+
+/// Estimates tokens as bytes / 4, rounded up. Fast, and never the truth.
+#[derive(Debug, Clone, Copy)]
+pub struct Estimate;
+
+impl ChunkSizer for Estimate {
+    fn size(&self, text: &str) -> usize {
+        text.len().div_ceil(4)
+    }
+    fn is_additive(&self) -> bool {
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_measure() {
+        let s = "héllo wörld";
+        assert_eq!(Unit::Bytes.sizer().size(s), 13);
+        assert_eq!(Unit::Chars.sizer().size(s), 11);
+        assert_eq!(Unit::Estimate.sizer().size(s), 4);
+        let t = Unit::Tokens(Tokenizer::O200k).sizer().size("hello world");
+        assert_eq!(t, 2);
+        let t = Unit::Tokens(Tokenizer::Cl100k).sizer().size("hello world");
+        assert_eq!(t, 2);
+        assert_eq!(Unit::Tokens(Tokenizer::O200k).sizer().size(""), 0);
+    }
+
+    #[test]
+    fn a_char_never_exceeds_its_bound() {
+        for unit in [Unit::Bytes, Unit::Chars, Unit::Estimate, Unit::Tokens(Tokenizer::O200k)] {
+            for c in ['a', 'é', '☃', '𝄞', '\u{10FFFF}', '鬱'] {
+                let s = c.to_string();
+                assert!(unit.sizer().size(&s) <= unit.max_char_size(), "{unit} {c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn unit_names() {
+        assert_eq!(Unit::Tokens(Tokenizer::Cl100k).to_string(), "tokens:cl100k");
+        assert_eq!("o200k_base".parse::<Tokenizer>(), Ok(Tokenizer::O200k));
+        assert!("gpt2".parse::<Tokenizer>().is_err());
+    }
+}
