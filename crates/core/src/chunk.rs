@@ -35,6 +35,9 @@ pub struct Chunk {
     /// Where a document chunk comes from; set for prose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
+    /// What a document chunk is about; set by classifiers (prose).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classification: Option<Classification>,
     /// The injected context header (empty with headers off).
     pub header: String,
     /// The exact body: `file[byte_start..byte_end]`.
@@ -78,6 +81,22 @@ pub struct Provenance {
     pub page: Option<u32>,
     /// The rendered tag: `[source:FILE | ¶N | §Section | @offset]`.
     pub tag: String,
+}
+
+/// What a chunk holds, for filtering and retrieval.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Classification {
+    /// Content type: `theory`, `definition`, `proof`, `algorithm`, `calculation`, `code`,
+    /// `table`, `mixed`, `narrative`, …
+    pub content_type: String,
+    /// Whether the body holds math.
+    pub has_math: bool,
+    /// Whether the body holds code.
+    pub has_code: bool,
+    /// Whether the body holds a table.
+    pub has_table: bool,
+    /// A few keywords of the body.
+    pub keywords: Vec<String>,
 }
 
 /// Renders a provenance tag: `[source:FILE | p.N | ¶N | §A > B | @offset]`.

@@ -35,7 +35,7 @@ pub use atom::{
     ceil_char_boundary, floor_char_boundary, tile,
 };
 pub use check::{assert_invariants, check_chunks, check_invariants};
-pub use chunk::{Chunk, Part, Provenance, chunk_id, provenance_tag};
+pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, provenance_tag};
 pub use config::{ChunkConfig, ConfigError};
 pub use pack::pack;
 pub use plain::{atomize_blocks, blocks};

@@ -744,6 +744,7 @@ impl<'s, 't> Packer<'s, 't> {
                 scope,
                 part,
                 provenance,
+                classification: None,
                 header: span.header,
                 text: body.to_owned(),
             });
