@@ -175,6 +175,43 @@ impl Atom {
         1 + self.children.iter().map(Atom::count).sum::<usize>()
     }
 
+    /// An indented outline of this atom and its descendants, one line each: range, kind,
+    /// flags, boundary, label and the start of the text. What `cleave dump-atoms` prints.
+    pub fn dump(&self, text: &str) -> String {
+        fn walk(atom: &Atom, text: &str, depth: usize, out: &mut String) {
+            use std::fmt::Write;
+            let snippet: String = text
+                .get(atom.range.clone())
+                .unwrap_or("")
+                .chars()
+                .take(48)
+                .map(|c| if c == '\n' { '⏎' } else { c })
+                .collect();
+            let _ =
+                write!(out, "{:indent$}{:?} {:?}", "", atom.range, atom.kind, indent = depth * 2);
+            if atom.protected {
+                out.push_str(" protected");
+            }
+            if atom.is_scope {
+                out.push_str(" scope");
+            }
+            let _ = write!(out, " <{:?}>", atom.boundary);
+            if let Some(label) = atom.label.as_deref() {
+                let _ = write!(out, " {:?}", label.label);
+                if let Some(name) = &label.name {
+                    let _ = write!(out, " name={name:?}");
+                }
+            }
+            let _ = writeln!(out, " | {snippet}");
+            for child in &atom.children {
+                walk(child, text, depth + 1, out);
+            }
+        }
+        let mut out = String::new();
+        walk(self, text, 0, &mut out);
+        out
+    }
+
     /// Checks the tiling invariant for this atom and its descendants against `text`.
     pub fn validate(&self, text: &str) -> Result<(), String> {
         let r = &self.range;
@@ -190,10 +227,7 @@ impl Atom {
         let mut at = r.start;
         for child in &self.children {
             if child.range.start != at {
-                return Err(format!(
-                    "child {:?} of atom {r:?} should start at {at}",
-                    child.range
-                ));
+                return Err(format!("child {:?} of atom {r:?} should start at {at}", child.range));
             }
             if child.range.is_empty() {
                 return Err(format!("child {:?} of atom {r:?} is empty", child.range));
@@ -384,7 +418,8 @@ mod tests {
     #[test]
     fn tile_snaps_to_char_boundaries() {
         let text = "aé☃b";
-        let tiled = tile(text, 0..text.len(), vec![Atom::new(AtomKind::Block, 2..5)], Boundary::Line);
+        let tiled =
+            tile(text, 0..text.len(), vec![Atom::new(AtomKind::Block, 2..5)], Boundary::Line);
         let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(tiled);
         root.validate(text).unwrap();
     }
@@ -392,8 +427,8 @@ mod tests {
     #[test]
     fn validate_reports_holes() {
         let text = "abcdef";
-        let root = Atom::new(AtomKind::Block, 0..6)
-            .with_children(vec![Atom::gap(0..2), Atom::gap(3..6)]);
+        let root =
+            Atom::new(AtomKind::Block, 0..6).with_children(vec![Atom::gap(0..2), Atom::gap(3..6)]);
         assert!(root.validate(text).is_err());
     }
 

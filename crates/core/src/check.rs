@@ -49,13 +49,19 @@ pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig)
             let prev = &chunks[i - 1];
             if overlap {
                 if c.byte_start > prev.byte_end {
-                    errors.push(format!("{at}: gap after previous chunk ending at {}", prev.byte_end));
+                    errors.push(format!(
+                        "{at}: gap after previous chunk ending at {}",
+                        prev.byte_end
+                    ));
                 }
                 if c.byte_start <= prev.byte_start || c.byte_end <= prev.byte_end {
                     errors.push(format!("{at}: not after the previous chunk"));
                 }
             } else if c.byte_start != prev.byte_end {
-                errors.push(format!("{at}: does not start where the previous chunk ends ({})", prev.byte_end));
+                errors.push(format!(
+                    "{at}: does not start where the previous chunk ends ({})",
+                    prev.byte_end
+                ));
             }
         }
         // Budget, header included, measured exactly.
@@ -71,7 +77,10 @@ pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig)
         }
         let lines = source.line_range(c.byte_start, c.byte_end);
         if (c.line_start, c.line_end) != lines {
-            errors.push(format!("{at}: lines {}-{} should be {}-{}", c.line_start, c.line_end, lines.0, lines.1));
+            errors.push(format!(
+                "{at}: lines {}-{} should be {}-{}",
+                c.line_start, c.line_end, lines.0, lines.1
+            ));
         }
         if !ids.insert(c.id.as_str()) {
             errors.push(format!("{at}: id {} is not unique", c.id));
@@ -104,7 +113,11 @@ pub fn check_invariants(
     let sizer = config.unit().sizer();
     // An atom "fits" if it fits with the largest header of the file, plus the room the packer
     // reserves for part numbers (`part 999/999`) when the file has parts.
-    let max_header = chunks.iter().max_by_key(|c| sizer.size(&c.header)).map(|c| c.header.as_str()).unwrap_or("");
+    let max_header = chunks
+        .iter()
+        .max_by_key(|c| sizer.size(&c.header))
+        .map(|c| c.header.as_str())
+        .unwrap_or("");
     let reserve = if chunks.iter().any(|c| c.part.is_some()) && config.headers() {
         sizer.size(" (part 999/999)")
     } else {
@@ -138,7 +151,12 @@ pub fn check_invariants(
 }
 
 /// Panics with every violation listed, if there is any.
-pub fn assert_invariants(source: &Source<'_>, tree: &AtomTree, chunks: &[Chunk], config: &ChunkConfig) {
+pub fn assert_invariants(
+    source: &Source<'_>,
+    tree: &AtomTree,
+    chunks: &[Chunk],
+    config: &ChunkConfig,
+) {
     let errors = check_invariants(source, tree, chunks, config);
     assert!(
         errors.is_empty(),

@@ -39,7 +39,7 @@ pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, provenance_ta
 pub use config::{ChunkConfig, ConfigError};
 pub use pack::pack;
 pub use plain::{atomize_blocks, blocks};
-pub use sizer::{Bytes, ChunkSizer, Chars, Estimate, Tokenizer, Tokens, Unit};
+pub use sizer::{Bytes, Chars, ChunkSizer, Estimate, Tokenizer, Tokens, Unit};
 pub use text::Source;
 
 #[cfg(test)]

@@ -185,8 +185,11 @@ impl<'s, 't> Packer<'s, 't> {
 
     /// The scope of a piece starting at `start` inside `stack`.
     fn scope_at(&mut self, stack: &[u32], start: usize) -> u32 {
-        let scope: Vec<u32> =
-            stack.iter().copied().filter(|&o| self.opened[o as usize].range.start < start).collect();
+        let scope: Vec<u32> = stack
+            .iter()
+            .copied()
+            .filter(|&o| self.opened[o as usize].range.start < start)
+            .collect();
         self.intern_scope(scope)
     }
 
@@ -388,7 +391,15 @@ impl<'s, 't> Packer<'s, 't> {
                 let done = run.take();
                 self.pieces.extend(done);
             }
-            run = Some(Piece { range: part, size, boundary: b, grain, atom: None, stack: stack_id, scope });
+            run = Some(Piece {
+                range: part,
+                size,
+                boundary: b,
+                grain,
+                atom: None,
+                stack: stack_id,
+                scope,
+            });
         }
         if let Some(r) = run {
             self.pieces.push(r);
@@ -458,11 +469,8 @@ impl<'s, 't> Packer<'s, 't> {
         let mut prev = vec![0usize; m + 1];
         best[0] = 0;
         for j in 1..=m {
-            let cut = if base + j < range.end {
-                self.pieces[base + j].boundary.cut_penalty()
-            } else {
-                0
-            };
+            let cut =
+                if base + j < range.end { self.pieces[base + j].boundary.cut_penalty() } else { 0 };
             let mut fill = 0usize;
             for i in (j.saturating_sub(MAX_WINDOW)..j).rev() {
                 fill += self.pieces[base + i].size;
@@ -548,9 +556,11 @@ impl<'s, 't> Packer<'s, 't> {
 
     fn measure_chunk(&self, header: &str, range: Range<usize>, pieces: &Range<usize>) -> usize {
         let whole = !pieces.is_empty()
-            && range == (self.pieces[pieces.start].range.start..self.pieces[pieces.end - 1].range.end);
+            && range
+                == (self.pieces[pieces.start].range.start..self.pieces[pieces.end - 1].range.end);
         if self.additive && whole {
-            self.sizer.size(header) + self.pieces[pieces.clone()].iter().map(|p| p.size).sum::<usize>()
+            self.sizer.size(header)
+                + self.pieces[pieces.clone()].iter().map(|p| p.size).sum::<usize>()
         } else if header.is_empty() {
             self.sizer.size(self.text(range))
         } else {
@@ -619,7 +629,13 @@ impl<'s, 't> Packer<'s, 't> {
 
     /// Char split with a room shrunk by `excess`, for a char-level piece whose header or seams
     /// came out larger than reserved.
-    fn split_chars_shrunk(&mut self, range: Range<usize>, boundary: Boundary, stack: &[u32], excess: usize) {
+    fn split_chars_shrunk(
+        &mut self,
+        range: Range<usize>,
+        boundary: Boundary,
+        stack: &[u32],
+        excess: usize,
+    ) {
         let saved = self.room;
         self.room = self.room.saturating_sub(excess).max(self.config.unit().max_char_size() * 2);
         self.split_chars(range, boundary, stack);
@@ -638,9 +654,15 @@ impl<'s, 't> Packer<'s, 't> {
             }
             let mut start = span.range.start;
             while start < span.range.end {
-                let end = longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
+                let end =
+                    longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
                 let size = self.sizer.size(self.text(start..end));
-                out.push(Span { pieces: span.pieces.clone(), range: start..end, header: String::new(), size });
+                out.push(Span {
+                    pieces: span.pieces.clone(),
+                    range: start..end,
+                    header: String::new(),
+                    size,
+                });
                 start = end;
             }
         }
@@ -696,7 +718,8 @@ impl<'s, 't> Packer<'s, 't> {
             let range = span.range.clone();
             let body = self.text(range.clone());
             let (line_start, line_end) = self.source.line_range(range.start, range.end);
-            let scope_id = if span.pieces.is_empty() { 0 } else { self.pieces[span.pieces.start].scope };
+            let scope_id =
+                if span.pieces.is_empty() { 0 } else { self.pieces[span.pieces.start].scope };
             let scope: Vec<String> = self.scopes[scope_id as usize]
                 .iter()
                 .map(|&o| self.opened[o as usize])
@@ -773,7 +796,9 @@ impl<'s, 't> Packer<'s, 't> {
             .opened
             .iter()
             .filter(|a| a.label.is_some())
-            .filter(|a| range.start <= a.range.start && a.range.start < range.end && a.range.end > range.end)
+            .filter(|a| {
+                range.start <= a.range.start && a.range.start < range.end && a.range.end > range.end
+            })
             .min_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)))?;
         let first = ranges.partition_point(|r| r.end <= atom.range.start);
         let end = ranges.partition_point(|r| r.start < atom.range.end);
@@ -949,14 +974,16 @@ mod tests {
     #[test]
     fn words_keep_their_trailing_space() {
         let text = "ab  cd\tef";
-        let words: Vec<&str> = split_words(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
+        let words: Vec<&str> =
+            split_words(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(words, vec!["ab  ", "cd\t", "ef"]);
     }
 
     #[test]
     fn lines_keep_their_newline() {
         let text = "a\nb\n\nc";
-        let lines: Vec<&str> = split_lines(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
+        let lines: Vec<&str> =
+            split_lines(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(lines, vec!["a\n", "b\n", "\n", "c"]);
     }
 

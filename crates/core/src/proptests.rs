@@ -43,7 +43,12 @@ fn random_tree(text: &str, seeds: &[u32]) -> Atom {
     build(text, 0..text.len(), 0, &mut it)
 }
 
-fn build(text: &str, range: std::ops::Range<usize>, depth: usize, seeds: &mut impl Iterator<Item = u32>) -> Atom {
+fn build(
+    text: &str,
+    range: std::ops::Range<usize>,
+    depth: usize,
+    seeds: &mut impl Iterator<Item = u32>,
+) -> Atom {
     let s = seeds.next().unwrap_or(0);
     let kind = match s % 5 {
         0 => AtomKind::Symbol,
@@ -52,9 +57,8 @@ fn build(text: &str, range: std::ops::Range<usize>, depth: usize, seeds: &mut im
         3 => AtomKind::Gap,
         _ => AtomKind::Protected,
     };
-    let mut atom = Atom::new(kind, range.clone())
-        .with_scope(s % 3 == 0)
-        .with_boundary(match s % 7 {
+    let mut atom =
+        Atom::new(kind, range.clone()).with_scope(s % 3 == 0).with_boundary(match s % 7 {
             0 => Boundary::Item,
             1 => Boundary::Member,
             2 => Boundary::Statement,
@@ -96,7 +100,8 @@ fn build(text: &str, range: std::ops::Range<usize>, depth: usize, seeds: &mut im
 fn config(budget: usize, unit: Unit, overlap_pct: usize, headers: bool) -> ChunkConfig {
     let min = 8 * unit.max_char_size();
     let budget = budget.max(min);
-    let overlap = if overlap_pct == 0 { 0 } else { (budget * overlap_pct / 100).min(budget / 2 - 1) };
+    let overlap =
+        if overlap_pct == 0 { 0 } else { (budget * overlap_pct / 100).min(budget / 2 - 1) };
     ChunkConfig::new(budget, unit).unwrap().with_overlap(overlap).unwrap().with_headers(headers)
 }
 
@@ -167,7 +172,8 @@ fn oversize_atoms_are_opened_with_parts_in_headers() {
     for i in 0..40 {
         let start = text.len();
         text.push_str(&format!("    let x{i} = compute({i});\n"));
-        stmts.push(Atom::new(AtomKind::Block, start..text.len()).with_boundary(Boundary::Statement));
+        stmts
+            .push(Atom::new(AtomKind::Block, start..text.len()).with_boundary(Boundary::Statement));
     }
     let close_start = text.len();
     text.push_str("}\n");
@@ -176,7 +182,11 @@ fn oversize_atoms_are_opened_with_parts_in_headers() {
     children.push(Atom::gap(close_start..text.len()));
     let root = Atom::new(AtomKind::Symbol, 0..text.len())
         .with_scope(true)
-        .with_label(AtomLabel { label: "impl Foo".into(), name: Some("Foo".into()), signature: Some("impl Foo".into()) })
+        .with_label(AtomLabel {
+            label: "impl Foo".into(),
+            name: Some("Foo".into()),
+            signature: Some("impl Foo".into()),
+        })
         .with_children(children);
     let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![root]);
     let mut tree = AtomTree::new("rust", ContentKind::Code, root);

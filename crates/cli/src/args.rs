@@ -1,0 +1,113 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// cleave: cut repositories and documents into chunks an LLM can use on their own.
+#[derive(Debug, Parser)]
+#[command(name = "cleave", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Chunk a file or a folder; JSON Lines on stdout unless --out or --output say otherwise.
+    Chunk(ChunkArgs),
+    /// Print the atom tree of one file, as the chunker sees it.
+    DumpAtoms(DumpArgs),
+}
+
+/// Budget units on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum UnitArg {
+    /// Unicode scalar values (Python's `len`).
+    Chars,
+    /// BPE tokens (see --tokenizer).
+    Tokens,
+    /// UTF-8 bytes.
+    Bytes,
+    /// A cheap token estimate (bytes / 4).
+    Estimate,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// One JSON record per chunk per line.
+    Jsonl,
+    /// One JSON document with every file's outcome and every chunk.
+    Json,
+}
+
+/// Tokenizers on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TokenizerArg {
+    /// OpenAI o200k_base.
+    O200k,
+    /// OpenAI cl100k_base.
+    Cl100k,
+}
+
+/// Arguments of `cleave chunk`.
+#[derive(Debug, clap::Args)]
+pub struct ChunkArgs {
+    /// A file or a folder to chunk.
+    pub path: PathBuf,
+    /// Most units a chunk may have, header included.
+    #[arg(long, default_value_t = 2000)]
+    pub budget: usize,
+    /// What the budget counts.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The BPE vocabulary for --unit tokens.
+    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    pub tokenizer: TokenizerArg,
+    /// Units of the previous chunk repeated at the start of each chunk.
+    #[arg(long, default_value_t = 0)]
+    pub overlap: usize,
+    /// Output format on stdout (or in --output).
+    #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
+    pub format: FormatArg,
+    /// Write one file per chunk and a manifest.json into this folder instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// With --out: replace a non-empty folder that is not an earlier cleave output.
+    #[arg(long)]
+    pub force: bool,
+    /// Write the records to this file instead of stdout.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Do not inject context headers.
+    #[arg(long)]
+    pub no_headers: bool,
+    /// Write the full per-file report (JSON) here.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+    /// Also chunk hidden files and folders.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore, .ignore and similar files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Skip files larger than this many bytes.
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
+    pub max_file_size: u64,
+    /// No summary on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Arguments of `cleave dump-atoms`.
+#[derive(Debug, clap::Args)]
+pub struct DumpArgs {
+    /// The file to atomize.
+    pub file: PathBuf,
+}
