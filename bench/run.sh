@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The benchmark suite behind `just bench`: cleave end to end against a tree-sitter parse-only
+# baseline and text-splitter's CodeSplitter, on the pinned corpora of corpus.sh.
+#
+#   bench/run.sh                 # every corpus, budgets 2000 and 8000, units chars and tokens
+#   bench/run.sh python go       # some corpora
+#
+# Environment: THREADS (2), REPS (3: best of), SPLITTER_REPS (1), BUDGETS ("2000 8000"),
+# UNITS ("chars tokens"), SCALE ("python": the corpus timed at 1x, 2x and 4x; empty to skip),
+# NO_SPLITTER=1 to skip text-splitter, SNAPSHOT=REV to measure a commit rather than the
+# working tree (SNAPSHOT=1: HEAD), OUT (the report file; default
+# bench/runs/<date>-<machine>.txt).
+#
+# Every contender is a whole process timed from outside, start to exit (wall clock), with peak
+# RSS from /usr/bin/time: cleave writes JSON Lines to a file; the harness binary (parse-only,
+# text-splitter, and cleave's library pipeline in process) reads the same files with the same
+# number of rayon threads.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+threads="${THREADS:-2}"
+reps="${REPS:-3}"
+splitter_reps="${SPLITTER_REPS:-1}"
+budgets="${BUDGETS:-2000 8000}"
+units="${UNITS:-chars tokens}"
+scale="${SCALE-python}"
+tmp="$here/tmp/run"
+mkdir -p "$tmp" "$here/runs"
+
+langs=("$@")
+((${#langs[@]})) || langs=(rust python typescript go java)
+
+# Tools: GNU time for peak RSS.
+if [[ ! -x /usr/bin/time ]]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends time >/dev/null
+fi
+
+"$here/corpus.sh" "${langs[@]}"
+
+# What is measured: the working tree by default (a developer timing a change before committing
+# it), or with SNAPSHOT=REV (SNAPSHOT=1 means HEAD) a commit exported with `git archive` into
+# bench/tmp/snapshot, so that a run is not disturbed by others' edits in progress. The harness
+# is this folder's, built against the same cleave sources.
+src_root="$root"
+cleave_target="$root/target"
+if [[ -n ${SNAPSHOT:-} ]]; then
+    rev="$SNAPSHOT"
+    [[ $rev == 1 ]] && rev=HEAD
+    src_root="$here/tmp/snapshot"
+    cleave_target="$here/target/snapshot"
+    rm -rf "$src_root" && mkdir -p "$src_root/bench"
+    (cd "$root" && git archive "$rev" -- . ':!bench') | tar -x -C "$src_root"
+    cp -r "$here/Cargo.toml" "$here/Cargo.lock" "$here/src" "$here/benches" "$src_root/bench/"
+    echo "bench: measuring $(cd "$root" && git log -1 --format='%h %s' "$rev")" >&2
+fi
+echo "bench: building cleave (release) and the harness (release)" >&2
+(cd "$src_root" && CARGO_TARGET_DIR="$cleave_target" cargo build --release --quiet -p cleave-cli)
+(cd "$src_root/bench" && CARGO_TARGET_DIR="$here/target" cargo build --release --quiet --bins)
+cleave="$cleave_target/release/cleave"
+harness="$here/target/release/cleave-bench"
+
+# measure NAME REPS CMD...: runs CMD REPS times (stdout to $tmp/NAME.out), keeps the best wall
+# time and the largest peak RSS; prints "secs peak_kb status".
+measure() {
+    local name="$1" n="$2" best="" peak=0 status=ok
+    shift 2
+    for ((i = 0; i < n; i++)); do
+        local t0 t1 secs rss
+        t0=$(date +%s%N)
+        if ! /usr/bin/time -f '%M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+            status=fail
+        fi
+        t1=$(date +%s%N)
+        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+        rss=$(tail -1 "$tmp/$name.time")
+        [[ "$rss" =~ ^[0-9]+$ ]] || rss=0
+        if [[ -z "$best" ]] || awk -v a="$secs" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$secs; fi
+        ((rss > peak)) && peak=$rss
+        [[ $status == fail ]] && break
+    done
+    echo "$best $peak $status"
+}
+
+results="$tmp/results.tsv"
+: >"$results"
+# row CORPUS BYTES BUDGET UNIT CONTENDER SECS PEAK_KB STATUS CHUNKS
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
+
+bench_corpus() { # CORPUS [quick]: quick = cleave chars at the first budget + parse-only only
+    local corpus="$1" quick="${2:-}" dir="$here/corpus/$1"
+    local bytes files
+    read -r secs peak status < <(measure parse "$reps" "$harness" parse --threads "$threads" "$dir")
+    bytes=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' "$tmp/parse.out")
+    files=$(sed -n 's/.*files=\([0-9]*\).*/\1/p' "$tmp/parse.out")
+    echo "bench: $corpus: $files files, $bytes bytes; parse-only ${secs}s" >&2
+    row "$corpus" "$bytes" - - parse "$secs" "$peak" "$status" 0
+    for budget in $budgets; do
+        for unit in $units; do
+            if [[ -n $quick ]] && [[ $unit != chars || $budget != "${budgets%% *}" ]]; then continue; fi
+            local cu=$unit
+            [[ $unit == tokens ]] && cu=tokens
+            read -r secs peak status < <(measure cleave "$reps" "$cleave" chunk "$dir" --format jsonl \
+                --budget "$budget" --unit "$cu" --threads "$threads" --no-ignore --quiet)
+            local chunks
+            chunks=$(wc -l <"$tmp/cleave.out")
+            local seen
+            seen=$(python3 -c 'import json, sys
+paths = set()
+for line in open(sys.argv[1], encoding="utf-8"):
+    paths.add(json.loads(line)["path"])
+print(len(paths))' "$tmp/cleave.out" 2>/dev/null || echo "?")
+            [[ $status == ok && $seen != "$files" ]] && status="files:$seen/$files"
+            echo "bench: $corpus $budget $unit: cleave ${secs}s ($status, $chunks chunks)" >&2
+            row "$corpus" "$bytes" "$budget" "$unit" cleave "$secs" "$peak" "$status" "$chunks"
+            rm -f "$tmp/cleave.out"
+
+            read -r secs peak status < <(measure pipeline "$reps" "$harness" pipeline --threads "$threads" \
+                --budget "$budget" --unit "$unit" "$dir")
+            chunks=$(sed -n 's/.*chunks=\([0-9]*\).*/\1/p' "$tmp/pipeline.out")
+            echo "bench: $corpus $budget $unit: library pipeline ${secs}s ($(cut -d' ' -f7- "$tmp/pipeline.out"))" >&2
+            row "$corpus" "$bytes" "$budget" "$unit" library "$secs" "$peak" "$status" "${chunks:-0}"
+
+            if [[ -z $quick && -z ${NO_SPLITTER:-} ]]; then
+                read -r secs peak status < <(measure splitter "$splitter_reps" "$harness" splitter \
+                    --threads "$threads" --budget "$budget" --unit "$unit" "$dir")
+                chunks=$(sed -n 's/.*chunks=\([0-9]*\).*/\1/p' "$tmp/splitter.out")
+                echo "bench: $corpus $budget $unit: text-splitter ${secs}s" >&2
+                row "$corpus" "$bytes" "$budget" "$unit" text-splitter "$secs" "$peak" "$status" "${chunks:-0}"
+            fi
+        done
+    done
+}
+
+for lang in "${langs[@]}"; do bench_corpus "$lang"; done
+for lang in $scale; do
+    [[ " ${langs[*]} " == *" $lang "* ]] || continue
+    for n in 2 4; do bench_corpus "$lang-x$n" quick; done
+done
+
+# The report: the machine, then the table.
+machine="$(hostname -s 2>/dev/null || echo machine)"
+out="${OUT:-$here/runs/$(date +%Y-%m-%d)-$machine.txt}"
+{
+    echo "cleave benchmark run, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "command: bench/run.sh ${*:-} (THREADS=$threads REPS=$reps SPLITTER_REPS=$splitter_reps BUDGETS=\"$budgets\" UNITS=\"$units\" SCALE=\"$scale\")"
+    if [[ -n ${SNAPSHOT:-} ]]; then
+        echo "cleave: $(cd "$root" && git log -1 --format='%h %s' "$rev") (SNAPSHOT: that commit, exported)"
+    else
+        echo "cleave: working tree on $(cd "$root" && git log -1 --format='%h %s')$(cd "$root" && git diff --quiet HEAD -- crates grammars || echo ' + uncommitted changes')"
+    fi
+    echo "machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
+    echo "toolchain: $(rustc -V)"
+    echo "threads: $threads everywhere (cleave --threads, rayon pools of the harness)"
+    echo "timing: wall clock of the whole process, best of $reps (text-splitter: best of $splitter_reps); peak = max RSS"
+    echo "corpora:"
+    for lang in "${langs[@]}"; do
+        echo "  $lang: $(sed -n 's/^source: //p' "$here/corpus/$lang.MANIFEST"); $(sed -n 's/^files: //p' "$here/corpus/$lang.MANIFEST") files, digest $(sed -n 's/^digest: //p' "$here/corpus/$lang.MANIFEST")"
+    done
+    echo
+    python3 "$here/report.py" "$results"
+} >"$out"
+cat "$out"
+echo "bench: written to $out" >&2
