@@ -1,14 +1,37 @@
 //! cleave-code: tree-sitter syntax trees turned into cleave atom trees with context headers.
 //!
-//! PLACEHOLDER API (being implemented): the signatures below are the contract the CLI and
-//! `cleave-prose` build against; the bodies fall back to blank-line blocks for now.
+//! A language is data: a folder `grammars/<name>/` with an `atoms.scm` query whose captures
+//! come from a closed vocabulary ([`CAPTURE_NAMES`], documented in `grammars/README.md`), and
+//! one row of the sorted registry below. [`atomize_code`] parses a file once, runs the query
+//! once, and walks the syntax tree once: items become symbol atoms (labelled, scopes, with their
+//! doc comments and attributes), bodies open into members or statements, and the text between
+//! them becomes gaps. Imports become the header context. Regions under parse errors fall back
+//! to blank-line blocks of lines, and the share of the file in error is reported.
+//!
+//! ```
+//! use cleave_code::{ParseContext, atomize_code, language_by_name};
+//!
+//! let rust = language_by_name("rust").unwrap();
+//! let text = "use std::fmt;\n\n/// A token.\nstruct Token;\n\nimpl fmt::Display for Token {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        write!(f, \"tok\")\n    }\n}\n";
+//! let tree = atomize_code(rust, text, &mut ParseContext::new());
+//! let labels: Vec<_> = tree.root.children.iter().filter_map(|a| a.label_text()).collect();
+//! assert_eq!(labels, ["struct Token", "impl fmt::Display for Token"]);
+//! ```
 
 #![deny(missing_docs)]
 
-use cleave_core::{AtomTree, CommentStyle, ContentKind, atomize_blocks};
+mod config;
+mod walk;
+
+use std::sync::OnceLock;
+
+use cleave_core::{Atom, AtomKind, AtomTree, CommentStyle, ContentKind, Diagnostic, Severity};
+use tree_sitter::{Parser, QueryCursor, Tree};
+use tree_sitter_language::LanguageFn;
+
+pub use config::{CAPTURE_NAMES, ItemKind, LanguageConfig, LoadError};
 
 /// A language cleave parses: one row of the registry.
-#[derive(Debug)]
 pub struct Language {
     /// Name as it appears in records: `rust`, `python`, `typescript`, `tsx`, …
     pub name: &'static str,
@@ -16,33 +39,111 @@ pub struct Language {
     pub extensions: &'static [&'static str],
     /// Line comment token used for headers.
     pub comment: &'static str,
+    /// Separator of qualified symbol names: `::` in Rust, `.` elsewhere.
+    pub separator: &'static str,
+    grammar: LanguageFn,
+    /// The language's `atoms.scm`, before `; inherits:` lines are resolved.
+    queries: &'static str,
+    config: OnceLock<Result<LanguageConfig, LoadError>>,
 }
 
-static LANGUAGES: &[Language] = &[
-    Language { name: "go", extensions: &["go"], comment: "//" },
-    Language { name: "java", extensions: &["java"], comment: "//" },
-    Language { name: "javascript", extensions: &["js", "mjs", "cjs", "jsx"], comment: "//" },
-    Language { name: "python", extensions: &["py", "pyi"], comment: "#" },
-    Language { name: "rust", extensions: &["rs"], comment: "//" },
-    Language { name: "tsx", extensions: &["tsx"], comment: "//" },
-    Language { name: "typescript", extensions: &["ts", "mts", "cts"], comment: "//" },
+macro_rules! grammar_file {
+    ($lang:literal) => {
+        include_str!(concat!("../../../grammars/", $lang, "/atoms.scm"))
+    };
+}
+
+/// One registry row.
+const fn row(
+    name: &'static str,
+    grammar: LanguageFn,
+    extensions: &'static [&'static str],
+    comment: &'static str,
+    separator: &'static str,
+    queries: &'static str,
+) -> Language {
+    Language { name, extensions, comment, separator, grammar, queries, config: OnceLock::new() }
+}
+
+/// The registry, sorted by name (a test checks it).
+static LANGUAGES: [Language; 7] = [
+    row("go", tree_sitter_go::LANGUAGE, &["go"], "//", ".", grammar_file!("go")),
+    row("java", tree_sitter_java::LANGUAGE, &["java"], "//", ".", grammar_file!("java")),
+    row(
+        "javascript",
+        tree_sitter_javascript::LANGUAGE,
+        &["js", "mjs", "cjs", "jsx"],
+        "//",
+        ".",
+        grammar_file!("javascript"),
+    ),
+    row("python", tree_sitter_python::LANGUAGE, &["py", "pyi"], "#", ".", grammar_file!("python")),
+    row("rust", tree_sitter_rust::LANGUAGE, &["rs"], "//", "::", grammar_file!("rust")),
+    row("tsx", tree_sitter_typescript::LANGUAGE_TSX, &["tsx"], "//", ".", grammar_file!("tsx")),
+    row(
+        "typescript",
+        tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
+        &["ts", "mts", "cts"],
+        "//",
+        ".",
+        grammar_file!("typescript"),
+    ),
 ];
+
+/// Query files that languages inherit but that are no language of their own.
+static SHARED_QUERIES: &[(&str, &str)] = &[("ecma", grammar_file!("ecma"))];
+
+fn query_source(name: &str) -> Option<&'static str> {
+    LANGUAGES
+        .iter()
+        .find(|l| l.name == name)
+        .map(|l| l.queries)
+        .or_else(|| SHARED_QUERIES.iter().find(|(n, _)| *n == name).map(|(_, q)| *q))
+}
+
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Language")
+            .field("name", &self.name)
+            .field("extensions", &self.extensions)
+            .field("comment", &self.comment)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Language {
+    /// The tree-sitter grammar.
+    pub fn tree_sitter_language(&self) -> tree_sitter::Language {
+        self.grammar.into()
+    }
+
+    /// The compiled query configuration, built on first use and shared by all threads.
+    pub fn config(&self) -> Result<&LanguageConfig, &LoadError> {
+        self.config
+            .get_or_init(|| {
+                let source = config::resolve_inherits(self.queries, &query_source);
+                LanguageConfig::new(self.name, self.tree_sitter_language(), &source)
+            })
+            .as_ref()
+    }
+}
 
 /// Every language, sorted by name.
 pub fn languages() -> &'static [Language] {
-    LANGUAGES
+    &LANGUAGES
 }
 
 /// The language of a path, by extension.
 pub fn language_for_path(path: &str) -> Option<&'static Language> {
-    let ext = path.rsplit_once('.')?.1;
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let ext = file.rsplit_once('.')?.1;
     LANGUAGES.iter().find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
 /// The language of a script, by its shebang line (`#!/usr/bin/env python3`).
 pub fn language_for_shebang(first_line: &str) -> Option<&'static Language> {
     let line = first_line.strip_prefix("#!")?;
-    let prog = line.split_whitespace().filter(|w| !w.ends_with("/env") && !w.starts_with('-')).next()?;
+    let prog = line.split_whitespace().find(|w| !w.ends_with("/env") && !w.starts_with('-'))?;
     let prog = prog.rsplit('/').next()?;
     let name = match prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
         "python" => "python",
@@ -58,21 +159,203 @@ pub fn language_by_name(name: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.name.eq_ignore_ascii_case(name))
 }
 
-/// Per-thread parsing state (parser and cursor), built once per worker thread.
-#[derive(Debug, Default)]
-pub struct ParseContext {}
+/// Per-thread parsing state (parser and query cursor), built once per worker thread.
+pub struct ParseContext {
+    parser: Parser,
+    cursor: QueryCursor,
+    /// Name of the language the parser is set to.
+    current: Option<&'static str>,
+}
+
+impl std::fmt::Debug for ParseContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParseContext").field("current", &self.current).finish_non_exhaustive()
+    }
+}
+
+impl Default for ParseContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 
 impl ParseContext {
     /// A fresh context.
     pub fn new() -> Self {
-        Self {}
+        Self { parser: Parser::new(), cursor: QueryCursor::new(), current: None }
+    }
+
+    fn set_language(&mut self, language: &'static Language) -> bool {
+        if self.current == Some(language.name) {
+            return true;
+        }
+        let ok = self.parser.set_language(&language.tree_sitter_language()).is_ok();
+        self.current = ok.then_some(language.name);
+        ok
+    }
+
+    /// Parses `text` whole.
+    fn parse(&mut self, language: &'static Language, text: &str) -> Option<Tree> {
+        if !self.set_language(language) {
+            return None;
+        }
+        self.parser.reset();
+        self.parser.parse(text, None)
+    }
+
+    /// Parses only `ranges` of `text`; node offsets stay those of the whole text.
+    fn parse_ranges(
+        &mut self,
+        language: &'static Language,
+        text: &str,
+        ranges: &[tree_sitter::Range],
+    ) -> Option<Tree> {
+        if !self.set_language(language) || self.parser.set_included_ranges(ranges).is_err() {
+            return None;
+        }
+        self.parser.reset();
+        let tree = self.parser.parse(text, None);
+        // An empty list means the whole document again; it cannot fail.
+        let _ = self.parser.set_included_ranges(&[]);
+        tree
     }
 }
 
 /// Atomizes source code. Never fails: parse errors degrade locally and are reported as
 /// diagnostics in the tree.
-pub fn atomize_code(language: &Language, text: &str, _ctx: &mut ParseContext) -> AtomTree {
-    let mut tree = atomize_blocks(text, language.name, ContentKind::Code);
+pub fn atomize_code(language: &Language, text: &str, ctx: &mut ParseContext) -> AtomTree {
+    let root_atom = || Atom::new(AtomKind::Block, 0..text.len());
+    let fallback = |message: String| {
+        let mut tree = cleave_core::atomize_blocks(text, language.name, ContentKind::Code);
+        tree.comment = CommentStyle::line(language.comment);
+        tree.separator = language.separator;
+        tree.diagnostics.push(Diagnostic::new(Severity::Fallback, message));
+        tree
+    };
+    let Some(language) = language_by_name(language.name) else {
+        return fallback(format!("{} is not a registered language", language.name));
+    };
+    let config = match language.config() {
+        Ok(config) => config,
+        Err(e) => return fallback(e.to_string()),
+    };
+    let mut tree = AtomTree::new(language.name, ContentKind::Code, root_atom());
     tree.comment = CommentStyle::line(language.comment);
+    tree.separator = language.separator;
+    if text.is_empty() {
+        return tree;
+    }
+    let Some(syntax) = ctx.parse(language, text) else {
+        return fallback(format!("the {} parser gave up on this file", language.name));
+    };
+    let root = syntax.root_node();
+    let mut walker = walk::Walker::new(text, language, config, root, ctx, 0);
+    let children = walker.root(root, 0..text.len(), ctx);
+    tree.context = context_lines(&walker.imports);
+    tree.root = root_atom().with_children(if children.len() > 1 { children } else { Vec::new() });
+    let errors = walk::error_bytes(root);
+    if errors > 0 {
+        let share = errors as f64 * 100.0 / text.len() as f64;
+        tree.diagnostics.push(Diagnostic::new(
+            Severity::Degraded,
+            format!(
+                "parse errors: {share:.1}% of the file ({errors} of {} bytes) fell back to line packing",
+                text.len()
+            ),
+        ));
+    }
     tree
+}
+
+/// An outline of an atom tree, one atom a line: kind, boundary, lines, label and the start of
+/// its text. Behind `cleave dump-atoms FILE`, and handy in tests.
+pub fn dump_atoms(tree: &AtomTree, text: &str) -> String {
+    fn walk(atom: &Atom, text: &str, depth: usize, out: &mut String) {
+        let line = |at: usize| text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+        let end = if atom.range.is_empty() { atom.range.end } else { atom.range.end - 1 };
+        let first = text[atom.range.clone()].lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let first: String = first.trim().chars().take(48).collect();
+        let kind = format!("{:?}", atom.kind).to_lowercase();
+        let label = atom.label_text().map(|l| format!(" [{l}]")).unwrap_or_default();
+        let scope = if atom.is_scope { " scope" } else { "" };
+        out.push_str(&format!(
+            "{:indent$}{kind} {:?} {}-{}{label}{scope} | {first}\n",
+            "",
+            atom.boundary,
+            line(atom.range.start),
+            line(end),
+            indent = depth * 2
+        ));
+        for child in &atom.children {
+            walk(child, text, depth + 1, out);
+        }
+    }
+    let mut out = String::new();
+    walk(&tree.root, text, 0, &mut out);
+    for ctx in &tree.context {
+        out.push_str(&format!("context: {ctx}\n"));
+    }
+    for d in &tree.diagnostics {
+        out.push_str(&format!("{:?}: {}\n", d.severity, d.message));
+    }
+    out
+}
+
+/// Import statements packed into a few header lines.
+fn context_lines(imports: &[String]) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for import in imports {
+        if !line.is_empty() && line.len() + import.len() + 2 > 100 {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(';') { " " } else { "; " });
+        }
+        line.push_str(import);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_sorted_by_name() {
+        let names: Vec<&str> = languages().iter().map(|l| l.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn every_language_loads() {
+        let errors: Vec<String> =
+            languages().iter().filter_map(|l| l.config().err()).map(ToString::to_string).collect();
+        assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn paths_and_shebangs_find_languages() {
+        assert_eq!(language_for_path("src/lib.rs").unwrap().name, "rust");
+        assert_eq!(language_for_path("a.b/c.TSX").unwrap().name, "tsx");
+        assert!(language_for_path("Makefile").is_none());
+        assert!(language_for_path("dir.rs/Makefile").is_none());
+        assert_eq!(language_for_shebang("#!/usr/bin/env python3").unwrap().name, "python");
+        assert_eq!(language_for_shebang("#!/usr/bin/node").unwrap().name, "javascript");
+        assert!(language_for_shebang("#!/bin/sh").is_none());
+    }
+
+    #[test]
+    fn imports_pack_into_lines() {
+        let imports: Vec<String> = (0..30).map(|i| format!("import mod{i}")).collect();
+        let lines = context_lines(&imports);
+        assert!(lines.len() > 1);
+        assert!(lines.iter().all(|l| l.len() <= 100));
+        assert!(lines[0].starts_with("import mod0; import mod1"));
+    }
 }

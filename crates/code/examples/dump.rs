@@ -1,0 +1,9 @@
+//! Prints the atom tree of a file: `cargo run -p cleave-code --example dump -- FILE`.
+
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: dump FILE");
+    let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
+    let language = cleave_code::language_for_path(&path).expect("a known extension");
+    let tree = cleave_code::atomize_code(language, &text, &mut cleave_code::ParseContext::new());
+    print!("{}", cleave_code::dump_atoms(&tree, &text));
+}

@@ -1,0 +1,742 @@
+//! The atom tree builder: one query pass over the syntax tree, then one walk that turns items
+//! into symbol atoms, bodies into members or statements, and the text between them into gaps.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::ops::Range;
+
+use cleave_core::{Atom, AtomKind, AtomLabel, Boundary};
+use tree_sitter::{Node, StreamingIterator, Tree};
+
+use crate::config::{ItemKind, LanguageConfig, Role};
+use crate::{Language, ParseContext};
+
+/// Nodes smaller than this stay leaves: the packer splits them at lines if it must.
+const OPEN_MIN: usize = 256;
+/// Deepest nesting of generic (non-item) nodes turned into atoms.
+const MAX_DEPTH: usize = 96;
+/// Deepest nesting of macro bodies parsed as items.
+const MAX_EXPAND: usize = 3;
+/// Longest label and signature kept, in bytes.
+const MAX_LABEL: usize = 96;
+const MAX_SIGNATURE: usize = 240;
+/// Most import text kept for headers, in bytes, and the width of one context line.
+const MAX_CONTEXT: usize = 320;
+const CONTEXT_LINE: usize = 100;
+
+/// Node ids are addresses: a multiply-shift hash is enough and much cheaper than SipHash.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_right(17);
+    }
+}
+
+type IdMap<V> = HashMap<usize, V, BuildHasherDefault<IdHasher>>;
+
+/// What a matched item pattern says about one node.
+#[derive(Clone, Copy)]
+struct ItemMatch<'t> {
+    pattern: usize,
+    kind: ItemKind,
+    name: Option<Node<'t>>,
+    keyword: Option<Node<'t>>,
+    qualifier: Option<Node<'t>>,
+    body: Option<Node<'t>>,
+}
+
+/// Roles of nodes that are not items.
+#[derive(Clone, Copy)]
+enum Mark<'t> {
+    Comment,
+    Attach,
+    Import,
+    Expand { body: Node<'t> },
+    Wrapper { inner: Node<'t>, keyword: Option<Node<'t>>, ambiguous: bool },
+}
+
+/// How strongly the entries of one container are separated.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Level {
+    Item,
+    Member,
+    Statement,
+}
+
+impl Level {
+    fn boundary(self, blank_before: bool) -> Boundary {
+        match (self, blank_before) {
+            (Level::Item, true) => Boundary::Item,
+            (Level::Item, false) | (Level::Member, true) => Boundary::Member,
+            (Level::Member, false) | (Level::Statement, true) => Boundary::Paragraph,
+            (Level::Statement, false) => Boundary::Statement,
+        }
+    }
+}
+
+pub(crate) struct Walker<'a, 't> {
+    text: &'a str,
+    bytes: &'a [u8],
+    language: &'static Language,
+    config: &'static LanguageConfig,
+    items: IdMap<ItemMatch<'t>>,
+    /// Start bytes of all item nodes, sorted: small nodes holding items are opened anyway,
+    /// so that every item is a symbol.
+    item_starts: Vec<usize>,
+    marks: IdMap<Mark<'t>>,
+    /// Import statements seen at the top level, whitespace folded.
+    pub(crate) imports: Vec<String>,
+    expand_depth: usize,
+}
+
+impl<'a, 't> Walker<'a, 't> {
+    /// Runs the query once over `root` and indexes the matches by node.
+    pub(crate) fn new(
+        text: &'a str,
+        language: &'static Language,
+        config: &'static LanguageConfig,
+        root: Node<'t>,
+        ctx: &mut ParseContext,
+        expand_depth: usize,
+    ) -> Self {
+        let mut walker = Self {
+            text,
+            bytes: text.as_bytes(),
+            language,
+            config,
+            items: IdMap::default(),
+            item_starts: Vec::new(),
+            marks: IdMap::default(),
+            imports: Vec::new(),
+            expand_depth,
+        };
+        let mut matches = ctx.cursor.matches(&config.query, root, text.as_bytes());
+        while let Some(m) = matches.next() {
+            let mut main: Option<(Role, Node<'t>)> = None;
+            let (mut name, mut keyword, mut qualifier, mut body, mut wrapped) =
+                (None, None, None, None, None);
+            for cap in m.captures() {
+                let role = config.roles[cap.index as usize];
+                match role {
+                    Role::Name => name = Some(cap.node),
+                    Role::Keyword => keyword = Some(cap.node),
+                    Role::Qualifier => qualifier = Some(cap.node),
+                    Role::Body => body = Some(cap.node),
+                    Role::Wrapped => wrapped = Some(cap.node),
+                    _ => main = Some((role, cap.node)),
+                }
+            }
+            let Some((role, node)) = main else { continue };
+            match role {
+                Role::Atom(kind) => {
+                    let item = ItemMatch {
+                        pattern: m.pattern_index,
+                        kind,
+                        name,
+                        keyword,
+                        qualifier,
+                        body,
+                    };
+                    walker.item_starts.push(node.start_byte());
+                    walker
+                        .items
+                        .entry(node.id())
+                        .and_modify(|old| {
+                            if item.pattern < old.pattern {
+                                *old = item;
+                            }
+                        })
+                        .or_insert(item);
+                }
+                Role::Comment => {
+                    walker.marks.insert(node.id(), Mark::Comment);
+                }
+                Role::Attach => {
+                    walker.marks.insert(node.id(), Mark::Attach);
+                }
+                Role::Import => {
+                    walker.marks.insert(node.id(), Mark::Import);
+                }
+                Role::Expand => {
+                    if let Some(body) = body {
+                        walker.item_starts.push(node.start_byte());
+                        walker.marks.insert(node.id(), Mark::Expand { body });
+                    }
+                }
+                Role::Wrapper => {
+                    let Some(inner) = wrapped else { continue };
+                    walker
+                        .marks
+                        .entry(node.id())
+                        .and_modify(|old| {
+                            if let Mark::Wrapper { inner: i, ambiguous, .. } = old
+                                && i.id() != inner.id()
+                            {
+                                *ambiguous = true;
+                            }
+                        })
+                        .or_insert(Mark::Wrapper { inner, keyword, ambiguous: false });
+                }
+                _ => {}
+            }
+        }
+        walker.item_starts.sort_unstable();
+        walker.item_starts.dedup();
+        walker
+    }
+
+    /// Whether an item starts strictly inside `range` (after its first byte).
+    fn holds_item(&self, range: Range<usize>) -> bool {
+        let i = self.item_starts.partition_point(|&s| s <= range.start);
+        self.item_starts.get(i).is_some_and(|&s| s < range.end)
+    }
+
+    /// Whether a node is worth opening into children: large and on several lines, or
+    /// holding items.
+    fn worth_opening(&self, node: Node<'t>, range: &Range<usize>, depth: usize) -> bool {
+        if depth >= MAX_DEPTH {
+            return false;
+        }
+        let multiline = node.start_position().row != node.end_position().row;
+        (multiline && range.len() >= OPEN_MIN) || self.holds_item(node.byte_range())
+    }
+
+    fn slice(&self, range: Range<usize>) -> &'a str {
+        &self.text[range]
+    }
+
+    // ---- entries -----------------------------------------------------------------------
+
+    /// The children of an atom covering `within`, built from the children of `parent`: items,
+    /// statements and imports as entries, everything else as gaps.
+    fn entries(
+        &mut self,
+        parent: Node<'t>,
+        within: Range<usize>,
+        level: Level,
+        depth: usize,
+        ctx: &mut ParseContext,
+    ) -> Vec<Atom> {
+        let mut out: Vec<Atom> = Vec::new();
+        let mut is_import: Vec<bool> = Vec::new();
+        // A run of leading comments and attributes waiting for the item below it.
+        let mut lead: Option<Range<usize>> = None;
+        let mut prev_end = within.start;
+        let mut cursor = parent.walk();
+        let kids: Vec<Node<'t>> = parent.children(&mut cursor).collect();
+        for (idx, &node) in kids.iter().enumerate() {
+            let (s, e) = (node.start_byte(), node.end_byte());
+            // Separators after an entry are taken in, up to the next named node.
+            let ceil = kids[idx + 1..]
+                .iter()
+                .find(|k| k.is_named())
+                .map_or(within.end, |k| k.start_byte().clamp(e, within.end));
+            let inside = s >= prev_end && e <= within.end && s < e;
+            if inside {
+                let mark = self.marks.get(&node.id()).copied();
+                let item = self.items.get(&node.id()).copied();
+                match (item, mark) {
+                    (None, Some(Mark::Comment | Mark::Attach)) => {
+                        let comment = matches!(mark, Some(Mark::Comment));
+                        if comment
+                            && lead.is_none()
+                            && let Some(last) = out.last_mut()
+                            && last.range.end > 0
+                            && self.bytes[last.range.end - 1] != b'\n'
+                            && !self.bytes[last.range.end..s].contains(&b'\n')
+                        {
+                            // A trailing comment stays on its line.
+                            let end = self.expand_end(e, ceil);
+                            extend(last, end);
+                            prev_end = end;
+                        } else {
+                            lead = match lead {
+                                Some(l) if !has_blank_line(&self.bytes[l.end..s]) => {
+                                    Some(l.start..e)
+                                }
+                                _ => Some(s..e),
+                            };
+                        }
+                    }
+                    (None, Some(Mark::Import)) => {
+                        let start = self.lead_start(&mut lead, s, prev_end);
+                        let end = self.expand_end(e, ceil);
+                        if depth == 0 {
+                            self.add_import(s..e);
+                        }
+                        let merge = is_import.last() == Some(&true)
+                            && out.last().is_some_and(|l| {
+                                self.bytes[l.range.end..start].iter().all(u8::is_ascii_whitespace)
+                            });
+                        if merge {
+                            let last = out.last_mut().expect("checked");
+                            last.range.end = end;
+                        } else {
+                            let boundary =
+                                self.boundary_before(prev_end, start, level, out.is_empty());
+                            out.push(Atom::gap(start..end).with_boundary(boundary));
+                            is_import.push(true);
+                        }
+                        prev_end = end;
+                    }
+                    (_, _) if node.is_named() || item.is_some() => {
+                        let start = self.lead_start(&mut lead, s, prev_end);
+                        let end = self.expand_end(e, ceil);
+                        let boundary = self.boundary_before(prev_end, start, level, out.is_empty());
+                        let range = start..end;
+                        let atom = if node.is_error() {
+                            self.fallback(range)
+                        } else if let Some(item) = item {
+                            self.symbol(node, item, None, range, depth, ctx)
+                        } else {
+                            match mark {
+                                Some(Mark::Wrapper { inner, keyword, ambiguous: false })
+                                    if self.items.contains_key(&inner.id()) =>
+                                {
+                                    let item = self.items[&inner.id()];
+                                    self.symbol(inner, item, keyword, range, depth, ctx)
+                                }
+                                Some(Mark::Expand { body }) => {
+                                    self.expand(node, body, range, depth, ctx)
+                                }
+                                _ => self.block(node, range, depth, ctx),
+                            }
+                        };
+                        out.push(atom.with_boundary(boundary));
+                        is_import.push(false);
+                        prev_end = end;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.fill(within, out, level)
+    }
+
+    /// Where an entry starting at `s` starts once its leading comments and attributes and its
+    /// indentation are taken in.
+    fn lead_start(&self, lead: &mut Option<Range<usize>>, s: usize, floor: usize) -> usize {
+        let start = match lead.take() {
+            Some(l) if l.start >= floor && !has_blank_line(&self.bytes[l.end..s]) => l.start,
+            _ => s,
+        };
+        self.expand_start(start, floor)
+    }
+
+    /// Back to the start of the line when only indentation precedes `pos`.
+    fn expand_start(&self, pos: usize, floor: usize) -> usize {
+        let mut i = pos;
+        while i > floor && matches!(self.bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i == 0 || self.bytes[i - 1] == b'\n' { i } else { pos }
+    }
+
+    /// On to the end of the line (newline included) when only separators follow `pos`.
+    fn expand_end(&self, pos: usize, ceil: usize) -> usize {
+        let mut i = pos;
+        while i < ceil && matches!(self.bytes[i], b' ' | b'\t' | b',' | b';' | b'\r') {
+            i += 1;
+        }
+        if i < ceil && self.bytes[i] == b'\n' {
+            i + 1
+        } else if i == ceil && ceil == self.bytes.len() {
+            ceil
+        } else {
+            pos
+        }
+    }
+
+    /// The boundary before an entry at `start`; the first entry of a body sticks to the
+    /// item's head.
+    fn boundary_before(
+        &self,
+        prev_end: usize,
+        start: usize,
+        level: Level,
+        first: bool,
+    ) -> Boundary {
+        let at_line_start = start == 0 || self.bytes[start - 1] == b'\n';
+        if !at_line_start {
+            return Boundary::Word;
+        }
+        if first && level != Level::Item {
+            return Boundary::Line;
+        }
+        // The newline that ends the previous entry counts: "}\n\nfn" has a blank line.
+        let before = &self.bytes[prev_end.saturating_sub(1).min(start)..start];
+        let blank = has_blank_line(before);
+        let content =
+            self.bytes[prev_end.min(start)..start].iter().any(|b| !b.is_ascii_whitespace());
+        level.boundary(blank || content)
+    }
+
+    /// Fills the holes between entries with gaps: blank lines stick to what precedes them;
+    /// free comments and other text start a new group.
+    fn fill(&self, within: Range<usize>, entries: Vec<Atom>, level: Level) -> Vec<Atom> {
+        let mut out = Vec::with_capacity(entries.len() * 2 + 1);
+        let mut at = within.start;
+        for entry in entries {
+            if entry.range.start > at {
+                self.hole(at..entry.range.start, level, false, &mut out);
+            }
+            at = entry.range.end;
+            out.push(entry);
+        }
+        if at < within.end {
+            self.hole(at..within.end, level, true, &mut out);
+        }
+        out
+    }
+
+    fn hole(&self, range: Range<usize>, level: Level, tail: bool, out: &mut Vec<Atom>) {
+        // Leading whitespace-only lines.
+        let mut blank_end = range.start;
+        let mut i = range.start;
+        while i < range.end {
+            match self.bytes[i] {
+                b'\n' => {
+                    blank_end = i + 1;
+                    i += 1;
+                }
+                b' ' | b'\t' | b'\r' => i += 1,
+                _ => break,
+            }
+        }
+        if i == range.end {
+            blank_end = range.end;
+        }
+        if blank_end > range.start {
+            out.push(Atom::gap(range.start..blank_end).with_boundary(Boundary::Line));
+        }
+        if blank_end < range.end {
+            let at_line_start = blank_end == 0 || self.bytes[blank_end - 1] == b'\n';
+            let boundary = if !at_line_start {
+                Boundary::Word
+            } else if tail && level != Level::Item {
+                Boundary::Line
+            } else {
+                level.boundary(true)
+            };
+            out.push(Atom::gap(blank_end..range.end).with_boundary(boundary));
+        }
+    }
+
+    // ---- atoms -------------------------------------------------------------------------
+
+    /// A symbol atom for an item: labelled, a scope, its body opened into members or
+    /// statements.
+    fn symbol(
+        &mut self,
+        node: Node<'t>,
+        item: ItemMatch<'t>,
+        outer_keyword: Option<Node<'t>>,
+        range: Range<usize>,
+        depth: usize,
+        ctx: &mut ParseContext,
+    ) -> Atom {
+        let label = self.label(node, &item, outer_keyword);
+        let level = if item.kind.has_statements() { Level::Statement } else { Level::Member };
+        let children = match item.body {
+            _ if !self.worth_opening(node, &range, depth) => Vec::new(),
+            Some(body) if body.start_byte() >= range.start && body.end_byte() <= range.end => {
+                self.entries(body, range.clone(), level, depth + 1, ctx)
+            }
+            _ => self.entries(node, range.clone(), Level::Statement, depth + 1, ctx),
+        };
+        let children = if children.len() > 1 { children } else { Vec::new() };
+        Atom::new(AtomKind::Symbol, range)
+            .with_scope(true)
+            .with_label(label)
+            .with_children(children)
+    }
+
+    /// A block for a statement or other node: opened into its own children when large.
+    fn block(
+        &mut self,
+        node: Node<'t>,
+        range: Range<usize>,
+        depth: usize,
+        ctx: &mut ParseContext,
+    ) -> Atom {
+        let atom = Atom::new(AtomKind::Block, range.clone());
+        if !self.worth_opening(node, &range, depth) {
+            return atom;
+        }
+        let children = self.entries(node, range, Level::Statement, depth + 1, ctx);
+        if children.len() > 1 { atom.with_children(children) } else { atom }
+    }
+
+    /// A region under a parse error: blank-line blocks of lines, as plain text.
+    fn fallback(&self, range: Range<usize>) -> Atom {
+        let mut blocks = cleave_core::blocks(self.text, range.clone());
+        let children =
+            if blocks.len() == 1 { std::mem::take(&mut blocks[0].children) } else { blocks };
+        Atom::new(AtomKind::Block, range).with_children(children)
+    }
+
+    /// A macro invocation whose body holds items: the body is parsed as source on its own.
+    fn expand(
+        &mut self,
+        node: Node<'t>,
+        body: Node<'t>,
+        range: Range<usize>,
+        depth: usize,
+        ctx: &mut ParseContext,
+    ) -> Atom {
+        let (s, e) = (body.start_byte(), body.end_byte());
+        let multiline = body.start_position().row != body.end_position().row;
+        if self.expand_depth >= MAX_EXPAND || e - s < 3 || !multiline {
+            return self.block(node, range, depth, ctx);
+        }
+        let inner = s + 1..e - 1;
+        let start_point = tree_sitter::Point {
+            row: body.start_position().row,
+            column: body.start_position().column + 1,
+        };
+        let end_point = tree_sitter::Point {
+            row: body.end_position().row,
+            column: body.end_position().column.saturating_sub(1),
+        };
+        let ts_range = tree_sitter::Range {
+            start_byte: inner.start,
+            end_byte: inner.end,
+            start_point,
+            end_point,
+        };
+        let parsed = ctx.parse_ranges(self.language, self.text, &[ts_range]);
+        let Some(tree) = parsed else { return self.block(node, range, depth, ctx) };
+        match expand_tree(
+            self.text,
+            self.language,
+            self.config,
+            &tree,
+            inner.clone(),
+            self.expand_depth + 1,
+            ctx,
+        ) {
+            Some(children) => {
+                let mut all = Vec::with_capacity(children.len() + 2);
+                all.push(Atom::gap(range.start..inner.start));
+                all.extend(children);
+                all.push(Atom::gap(inner.end..range.end).with_boundary(Boundary::Line));
+                all.retain(|a| !a.range.is_empty());
+                Atom::new(AtomKind::Block, range).with_children(all)
+            }
+            None => self.block(node, range, depth, ctx),
+        }
+    }
+
+    // ---- labels ------------------------------------------------------------------------
+
+    fn label(
+        &self,
+        node: Node<'t>,
+        item: &ItemMatch<'t>,
+        outer_keyword: Option<Node<'t>>,
+    ) -> AtomLabel {
+        let name = item.name.map(|n| clean_name(self.slice(n.byte_range())));
+        let name = match (name, item.qualifier) {
+            (Some(name), Some(q)) => {
+                let q = clean_name(self.slice(q.byte_range()));
+                Some(format!("{q}{}{name}", self.language.separator))
+            }
+            (name, _) => name,
+        };
+        let head_end = item.body.map_or_else(
+            || self.line_end(node.start_byte()).min(node.end_byte()),
+            |b| b.start_byte().max(node.start_byte()),
+        );
+        let label_start = item
+            .keyword
+            .or(outer_keyword)
+            .or(item.name)
+            .map_or(node.start_byte(), |k| k.start_byte());
+        let label_end = item.name.map_or(head_end, |n| n.end_byte());
+        let label = if label_start < label_end {
+            fold(self.slice(label_start..label_end), MAX_LABEL)
+        } else {
+            name.clone().unwrap_or_default()
+        };
+        let signature = self.signature(node.start_byte(), head_end);
+        AtomLabel { label, name, signature: Some(signature).filter(|s| !s.is_empty()) }
+    }
+
+    /// The item's head, without the annotation lines above it, on one line.
+    fn signature(&self, start: usize, end: usize) -> String {
+        let mut head = self.slice(start..end.max(start));
+        while head.starts_with('@') || head.starts_with("#[") {
+            match head.split_once('\n') {
+                Some((_, rest)) if !rest.trim().is_empty() => head = rest,
+                _ => break,
+            }
+        }
+        let head = head.trim_end().trim_end_matches('{').trim_end();
+        fold(head, MAX_SIGNATURE)
+    }
+
+    fn line_end(&self, pos: usize) -> usize {
+        self.bytes[pos..].iter().position(|&b| b == b'\n').map_or(self.bytes.len(), |i| pos + i)
+    }
+
+    fn add_import(&mut self, range: Range<usize>) {
+        let used: usize = self.imports.iter().map(String::len).sum();
+        if used >= MAX_CONTEXT {
+            return;
+        }
+        self.imports.push(fold(self.slice(range), CONTEXT_LINE));
+    }
+
+    /// The whole tree under `root`, tiling `range`.
+    pub(crate) fn root(
+        &mut self,
+        root: Node<'t>,
+        range: Range<usize>,
+        ctx: &mut ParseContext,
+    ) -> Vec<Atom> {
+        self.entries(root, range, Level::Item, 0, ctx)
+    }
+}
+
+/// Atomizes the items of a macro body parsed on its own; `None` when it holds no items or
+/// parses badly, so the caller keeps the body as a plain block.
+fn expand_tree(
+    text: &str,
+    language: &'static Language,
+    config: &'static LanguageConfig,
+    tree: &Tree,
+    inner: Range<usize>,
+    expand_depth: usize,
+    ctx: &mut ParseContext,
+) -> Option<Vec<Atom>> {
+    let root = tree.root_node();
+    if root.has_error() && error_bytes(root) * 10 > inner.len() {
+        return None;
+    }
+    let mut walker = Walker::new(text, language, config, root, ctx, expand_depth);
+    if walker.items.is_empty() {
+        return None;
+    }
+    let children = walker.entries(root, inner, Level::Member, 1, ctx);
+    (!children.is_empty()).then_some(children)
+}
+
+/// Bytes under outermost ERROR nodes (MISSING nodes are empty).
+pub(crate) fn error_bytes(root: Node<'_>) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    if root.is_error() {
+        return root.end_byte() - root.start_byte();
+    }
+    let mut total = 0;
+    let mut cursor = root.walk();
+    if cursor.goto_first_child() {
+        loop {
+            let node = cursor.node();
+            if node.has_error() {
+                total += error_bytes(node);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    total
+}
+
+/// Grows an atom to `end`, giving an opened atom a trailing gap for the new bytes.
+fn extend(atom: &mut Atom, end: usize) {
+    if end <= atom.range.end {
+        return;
+    }
+    if !atom.children.is_empty() {
+        atom.children.push(Atom::gap(atom.range.end..end).with_boundary(Boundary::Line));
+    }
+    atom.range.end = end;
+}
+
+fn has_blank_line(bytes: &[u8]) -> bool {
+    let mut newlines = 0;
+    for &b in bytes {
+        match b {
+            b'\n' => {
+                newlines += 1;
+                if newlines >= 2 {
+                    return true;
+                }
+            }
+            b' ' | b'\t' | b'\r' => {}
+            _ => newlines = 0,
+        }
+    }
+    false
+}
+
+/// A name without generics, pointers or quotes: `Wrapper<T>` → `Wrapper`, `*Server` → `Server`.
+fn clean_name(text: &str) -> String {
+    let text = text.trim().trim_start_matches(['*', '&']);
+    let end = text.find(['<', '[', '(', '\n']).unwrap_or(text.len());
+    let name = text[..end].trim().trim_matches(['"', '\'', '`']);
+    fold(name, MAX_LABEL)
+}
+
+/// Folds whitespace runs into single spaces and caps the length (at a char boundary, with
+/// an ellipsis).
+pub(crate) fn fold(text: &str, max: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max + 4));
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.len() > max {
+            break;
+        }
+    }
+    if out.len() > max {
+        let cut = cleave_core::floor_char_boundary(&out, max);
+        out.truncate(cut);
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lose_generics_and_pointers() {
+        assert_eq!(clean_name("Wrapper<T>"), "Wrapper");
+        assert_eq!(clean_name("*Server"), "Server");
+        assert_eq!(clean_name("List[T]"), "List");
+        assert_eq!(clean_name("\"my-module\""), "my-module");
+    }
+
+    #[test]
+    fn fold_caps_at_char_boundaries() {
+        assert_eq!(fold("a\n   b\tc", 10), "a b c");
+        let long = "é".repeat(100);
+        let folded = fold(&long, 11);
+        assert!(folded.ends_with('…'));
+        assert!(folded.len() <= 14);
+    }
+
+    #[test]
+    fn blank_lines_are_found() {
+        assert!(has_blank_line(b"x\n\ny"));
+        assert!(has_blank_line(b"x\n  \t\ny"));
+        assert!(!has_blank_line(b"x\n// c\ny"));
+    }
+}

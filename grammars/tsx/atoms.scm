@@ -1,0 +1,2 @@
+; TSX: TypeScript with JSX. Captures: see grammars/README.md.
+; inherits: typescript
