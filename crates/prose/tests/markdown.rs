@@ -1,0 +1,382 @@
+//! Markdown atomizer: fixtures × budgets × units through the invariant checker, structure
+//! checks (sections, protected fences, tables and math), property tests on random Markdown,
+//! and a corpus measurement gated by `CLEAVE_SLOW_TESTS`.
+
+use cleave_code::ParseContext;
+use cleave_core::{
+    Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Tokenizer, Unit,
+    check_invariants, pack,
+};
+use cleave_prose::{Format, atomize_prose};
+use proptest::prelude::*;
+
+const README: &str = include_str!("../../../fixtures/markdown/readme.md");
+const UNTERMINATED: &str = include_str!("../../../fixtures/markdown/unterminated.md");
+const MATH_AND_LISTS: &str = include_str!("../../../fixtures/markdown/math_and_lists.md");
+
+fn atomize(text: &str) -> AtomTree {
+    atomize_prose(Format::Markdown, text, &mut ParseContext::new())
+}
+
+/// Chunks `text` and checks every invariant; returns the tree and the chunks.
+fn chunk(path: &str, text: &str, budget: usize, unit: Unit) -> (AtomTree, Vec<Chunk>) {
+    let tree = atomize(text);
+    tree.root.validate(text).unwrap();
+    let source = Source::new(path, text);
+    let config = ChunkConfig::new(budget, unit).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    let errors = check_invariants(&source, &tree, &chunks, &config);
+    assert!(errors.is_empty(), "{path} at {budget} {unit}:\n{}", errors.join("\n"));
+    (tree, chunks)
+}
+
+/// Every atom of the tree with the given label.
+fn find<'a>(atom: &'a Atom, label: &str, out: &mut Vec<&'a Atom>) {
+    if atom.label_text() == Some(label) {
+        out.push(atom);
+    }
+    for child in &atom.children {
+        find(child, label, out);
+    }
+}
+
+fn labelled<'a>(tree: &'a AtomTree, label: &str) -> Vec<&'a Atom> {
+    let mut out = Vec::new();
+    find(&tree.root, label, &mut out);
+    out
+}
+
+/// Byte ranges of the sections that hold `at`, by heading start, innermost last.
+fn starts_mid_word(text: &str, at: usize) -> bool {
+    let before = text[..at].chars().next_back();
+    let after = text[at..].chars().next();
+    matches!((before, after), (Some(b), Some(a)) if b.is_alphanumeric() && a.is_alphanumeric())
+}
+
+/// Whether a chunk starting at `at` lies below a heading: inside a section past its heading's
+/// first byte.
+fn below_heading(tree: &AtomTree, at: usize) -> bool {
+    let mut atom = &tree.root;
+    loop {
+        if atom.kind == AtomKind::Section && atom.range.start < at {
+            return true;
+        }
+        match atom.children.iter().find(|c| c.range.start <= at && at < c.range.end) {
+            Some(child) => atom = child,
+            None => return false,
+        }
+    }
+}
+
+const UNITS: [Unit; 3] = [Unit::Chars, Unit::Bytes, Unit::Tokens(Tokenizer::O200k)];
+
+#[test]
+fn fixtures_hold_every_invariant() {
+    for (path, text) in [
+        ("readme.md", README),
+        ("unterminated.md", UNTERMINATED),
+        ("math_and_lists.md", MATH_AND_LISTS),
+    ] {
+        for unit in UNITS {
+            for budget in [64, 120, 200, 400, 1000, 4000] {
+                let (tree, chunks) = chunk(path, text, budget, unit);
+                for c in &chunks {
+                    assert!(
+                        !starts_mid_word(text, c.byte_start) || c.part.is_some(),
+                        "{path} {budget} {unit}: chunk starts mid-word: {:?}",
+                        c.text
+                    );
+                    // Under 400 chars the header cap (a quarter of the budget) may leave the
+                    // breadcrumb out of the header; the record keeps it.
+                    if below_heading(&tree, c.byte_start) {
+                        assert!(!c.scope.is_empty(), "{path} {budget}: no scope on {:?}", c.text);
+                        if budget >= 400 {
+                            assert!(
+                                c.header.contains(" in "),
+                                "{path} {budget}: header {:?}",
+                                c.header
+                            );
+                        }
+                    }
+                    let prov = c.provenance.as_ref().expect("prose chunks have provenance");
+                    assert!(prov.tag.starts_with(&format!("[source:{path} | ¶")));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sections_nest_by_heading_level() {
+    let tree = atomize(README);
+    let top: Vec<_> = tree.root.children.iter().filter_map(Atom::label_text).collect();
+    assert_eq!(top, vec!["front matter", "Tidewater"]);
+    let guide = &tree.root.children[1];
+    assert_eq!(guide.kind, AtomKind::Section);
+    assert!(guide.is_scope);
+    let subs: Vec<_> = guide
+        .children
+        .iter()
+        .filter(|a| a.kind == AtomKind::Section)
+        .filter_map(Atom::label_text)
+        .collect();
+    assert_eq!(subs, vec!["Install", "Configuration", "Usage", "License"]);
+    let linux = labelled(&tree, "Linux");
+    assert_eq!(linux.len(), 1);
+    assert!(README[linux[0].range.clone()].starts_with("### Linux\n"));
+    assert!(
+        !README[linux[0].range.clone()].contains("### macOS"),
+        "a section ends at the next heading of its level"
+    );
+}
+
+#[test]
+fn breadcrumbs_and_provenance_name_the_section_path() {
+    let (_, chunks) = chunk("readme.md", README, 300, Unit::Chars);
+    let linux = chunks
+        .iter()
+        .find(|c| c.text.contains("On Debian and Ubuntu"))
+        .expect("a chunk holds the Debian paragraph");
+    let prov = linux.provenance.as_ref().unwrap();
+    assert_eq!(prov.section, vec!["Tidewater", "Install", "Linux"]);
+    assert!(prov.tag.contains("§Tidewater > Install > Linux"), "{}", prov.tag);
+    if linux.text.starts_with("On Debian") {
+        assert!(linux.header.contains("in Tidewater > Install > Linux"), "{}", linux.header);
+        assert_eq!(linux.scope, vec!["Tidewater", "Install", "Linux"]);
+    }
+    assert!(linux.header.starts_with("<!-- readme.md -->\n"), "{}", linux.header);
+}
+
+#[test]
+fn fences_tables_and_math_are_protected() {
+    let tree = atomize(README);
+    let fences = labelled(&tree, "rust code block");
+    assert_eq!(fences.len(), 1);
+    assert!(fences[0].protected);
+    assert!(README[fences[0].range.clone()].starts_with("```rust\n"));
+    assert_eq!(labelled(&tree, "sh code block").len(), 2);
+    let tables = labelled(&tree, "table");
+    assert_eq!(tables.len(), 1);
+    let sig = tables[0].label.as_ref().unwrap().signature.as_deref().unwrap();
+    assert_eq!(sig, "| Key | Default | Meaning |\n| --- | --- | --- |");
+    assert_eq!(labelled(&tree, "display math").len(), 1);
+    let math: Vec<&str> =
+        labelled(&tree, "math").iter().map(|a| README[a.range.clone()].trim_end()).collect();
+    assert!(math.contains(&"$T \\approx n \\cdot r$"), "{math:?}");
+    assert!(math.contains(&"$n$"), "{math:?}");
+    assert!(math.contains(&"$r$."), "{math:?}");
+    assert_eq!(labelled(&tree, "code block").len(), 1, "the indented SQL block");
+}
+
+#[test]
+fn currency_dollars_stay_text() {
+    let tree = atomize(MATH_AND_LISTS);
+    let math: Vec<&str> = labelled(&tree, "math")
+        .iter()
+        .map(|a| MATH_AND_LISTS[a.range.clone()].trim_end())
+        .collect();
+    assert!(math.iter().all(|m| !m.contains("$3") && !m.contains("$5")), "{math:?}");
+    assert!(math.contains(&"$\\hat\\theta = \\arg\\max_\\theta \\ell(\\theta)$"), "{math:?}");
+    let display: Vec<&str> = labelled(&tree, "display math")
+        .iter()
+        .map(|a| MATH_AND_LISTS[a.range.clone()].trim_end())
+        .collect();
+    assert_eq!(display, vec!["\\[ \\mathrm{Var}(\\hat\\theta) \\ge \\frac{1}{I(\\theta)} \\]"]);
+    // The table's cells hold math, but the table is one protected atom.
+    assert_eq!(labelled(&tree, "table").len(), 1);
+    let setext = labelled(&tree, "Setext heading");
+    assert_eq!(setext.len(), 1);
+    assert_eq!(setext[0].kind, AtomKind::Section);
+}
+
+#[test]
+fn inline_math_survives_small_budgets() {
+    for budget in [60, 90, 140] {
+        let (tree, chunks) = chunk("math.md", MATH_AND_LISTS, budget, Unit::Chars);
+        for m in labelled(&tree, "math") {
+            let whole =
+                chunks.iter().any(|c| c.byte_start <= m.range.start && m.range.end <= c.byte_end);
+            let fits = m.range.len() * 2 < budget;
+            assert!(
+                whole || !fits,
+                "budget {budget}: math {:?} cut",
+                &MATH_AND_LISTS[m.range.clone()]
+            );
+        }
+    }
+}
+
+#[test]
+fn oversize_table_repeats_its_header_row() {
+    let mut text = String::from("# Data\n\nThe table:\n\n| Name | Value |\n|------|------:|\n");
+    for i in 0..60 {
+        text.push_str(&format!("| row number {i} | {} |\n", i * 37));
+    }
+    text.push_str("\nAfter the table.\n");
+    let (tree, chunks) = chunk("table.md", &text, 400, Unit::Chars);
+    let table = labelled(&tree, "table")[0].range.clone();
+    let inside: Vec<&Chunk> =
+        chunks.iter().filter(|c| c.byte_start > table.start && c.byte_start < table.end).collect();
+    assert!(inside.len() >= 3, "the table is split into several parts");
+    for c in &inside {
+        assert!(c.header.contains("| Name | Value | |------|------:|"), "{}", c.header);
+        assert!(c.header.contains("in Data (part "), "{}", c.header);
+        assert!(c.text.starts_with("| row number"), "rows stay whole: {:?}", c.text);
+        let part = c.part.as_ref().expect("parts of an opened table");
+        assert!(part.protected);
+        assert_eq!(part.of, "table");
+    }
+}
+
+#[test]
+fn oversize_fence_splits_at_lines_and_says_so() {
+    let mut text = String::from("# Code\n\n```rust\n");
+    for i in 0..80 {
+        text.push_str(&format!("fn f{i}() -> u32 {{ {i} }}\n"));
+    }
+    text.push_str("```\n\nAfter.\n");
+    let (tree, chunks) = chunk("fence.md", &text, 300, Unit::Chars);
+    let fence = labelled(&tree, "rust code block")[0];
+    assert!(!fence.children.is_empty(), "a known language opens through the code atomizer");
+    let inside: Vec<&Chunk> = chunks
+        .iter()
+        .filter(|c| c.byte_start > fence.range.start && c.byte_start < fence.range.end)
+        .collect();
+    assert!(inside.len() >= 3);
+    for c in inside {
+        assert!(c.header.contains("```rust"), "the fence's opening line is repeated: {}", c.header);
+        assert!(c.part.as_ref().is_some_and(|p| p.protected));
+        assert!(c.text.starts_with("fn f") || c.text.starts_with("```"), "{:?}", c.text);
+    }
+}
+
+#[test]
+fn unterminated_regions_do_not_swallow_the_document() {
+    let tree = atomize(UNTERMINATED);
+    let sections: Vec<&str> = ["Notes", "Later section", "Deep"]
+        .into_iter()
+        .filter(|l| labelled(&tree, l).iter().any(|a| a.kind == AtomKind::Section))
+        .collect();
+    assert_eq!(sections, vec!["Notes", "Later section", "Deep"]);
+    assert!(
+        tree.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Degraded && d.message.contains("code fence"))
+    );
+    assert!(tree.diagnostics.iter().any(|d| d.message.contains("HTML block")));
+    // Nothing protected runs past a blank line of the unclosed regions.
+    let mut stack = vec![&tree.root];
+    while let Some(atom) = stack.pop() {
+        stack.extend(atom.children.iter());
+        if atom.protected {
+            let body = UNTERMINATED[atom.range.clone()].trim_end();
+            assert!(!body.contains("\n\n"), "protected region spans paragraphs: {body:?}");
+        }
+    }
+    for budget in [80, 300, 4000] {
+        chunk("unterminated.md", UNTERMINATED, budget, Unit::Chars);
+    }
+}
+
+#[test]
+fn empty_and_blank_documents() {
+    for text in ["", "\n\n", "   ", "# \n", "#", "```", "$$", "| a |\n|---|\n"] {
+        let tree = atomize(text);
+        tree.root.validate(text).unwrap();
+        if !text.is_empty() {
+            chunk("tiny.md", text, 64, Unit::Chars);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_stays_bounded() {
+    let text = format!("{}deep\n\n{}item\n", "> ".repeat(500), "- ".repeat(300));
+    let (tree, _) = chunk("deep.md", &text, 100, Unit::Chars);
+    fn depth(a: &Atom) -> usize {
+        1 + a.children.iter().map(depth).max().unwrap_or(0)
+    }
+    assert!(depth(&tree.root) < 80);
+}
+
+// ---- property tests -------------------------------------------------------------------------
+
+fn md_fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => "[a-zA-Z]{1,10}( [a-z]{1,8}){0,12}[.!?]? ",
+        3 => Just("\n".to_owned()),
+        3 => Just("\n\n".to_owned()),
+        2 => "#{1,6} [A-Z][a-z]{0,10}\n",
+        1 => Just("```rust\n".to_owned()),
+        1 => Just("```\n".to_owned()),
+        1 => Just("~~~\n".to_owned()),
+        2 => "\\$[a-z0-9^_ ]{0,8}\\$?",
+        1 => Just("$$".to_owned()),
+        1 => Just("\\[x = y\\]".to_owned()),
+        1 => Just("$5 and $10 ".to_owned()),
+        2 => "(- |  - |1. |> ){1,2}[a-z ]{0,20}\n",
+        1 => Just("| a | b |\n|---|---|\n| 1 | 2 |\n".to_owned()),
+        1 => Just("<!-- ".to_owned()),
+        1 => Just("-->".to_owned()),
+        1 => Just("<div>\n".to_owned()),
+        1 => Just("---\ntitle: x\n---\n".to_owned()),
+        1 => "    [a-z();]{0,20}\n",
+        1 => "[é☃𝄞中文]{1,4}",
+        1 => Just("`code span` ".to_owned()),
+        1 => Just("Setext\n---\n".to_owned()),
+    ]
+}
+
+fn markdown() -> impl Strategy<Value = String> {
+    prop::collection::vec(md_fragment(), 0..80).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    #[test]
+    fn random_markdown_holds_every_invariant(text in markdown(), budget in 24usize..600) {
+        let tree = atomize(&text);
+        prop_assert!(tree.root.validate(&text).is_ok());
+        let source = Source::new("random.md", &text);
+        for unit in [Unit::Chars, Unit::Tokens(Tokenizer::Cl100k)] {
+            let config = ChunkConfig::new(budget.max(8 * unit.max_char_size()), unit).unwrap();
+            let chunks = pack(&source, &tree, &config);
+            let errors = check_invariants(&source, &tree, &chunks, &config);
+            prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
+        }
+        // Protection ends at a sane bound: a protected region never holds a heading line that
+        // the document reads as a heading outside it.
+        let mut stack = vec![&tree.root];
+        while let Some(atom) = stack.pop() {
+            stack.extend(atom.children.iter());
+            if atom.protected {
+                let body = &text[atom.range.clone()];
+                let closed_fence = body.trim_start().starts_with("```") || body.trim_start().starts_with("~~~");
+                prop_assert!(
+                    closed_fence || atom.kind == AtomKind::Protected,
+                    "unexpected protected atom {:?}", body
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn unterminated_fences_never_swallow_later_sections(
+        before in "[a-z ]{0,40}\n\n",
+        fence in prop_oneof![Just("```"), Just("~~~"), Just("````python")],
+        body in "[a-z =();]{0,30}\n",
+        title in "[A-Z][a-z]{2,10}",
+    ) {
+        let text = format!("# Top\n\n{before}{fence}\n{body}\n## {title}\n\nText after.\n");
+        let tree = atomize(&text);
+        let sections = labelled(&tree, &title);
+        prop_assert!(sections.iter().any(|a| a.kind == AtomKind::Section), "section {title} lost in {text:?}");
+        prop_assert!(!tree.diagnostics.is_empty());
+        let source = Source::new("u.md", &text);
+        let config = ChunkConfig::new(64, Unit::Chars).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+}
