@@ -1,10 +1,752 @@
-//! LaTeX atomizer (placeholder: blank-line blocks).
+//! LaTeX atomizer: the preamble, the sectioning hierarchy, environments, math and sentences.
+//!
+//! A small scanner of our own ([`scan`]) finds comments, `\verb`, verbatim-like environments,
+//! math, `\begin`/`\end` pairs, sectioning commands and blank lines; this module turns what it
+//! found into an atom tree:
+//!
+//! - the preamble (up to `\begin{document}`) is one scope atom, `preamble`;
+//! - `\part` … `\subparagraph` open [`AtomKind::Section`] scopes labelled with their title, so
+//!   headers read `Methods > Estimation`;
+//! - blank lines and block-level environments (theorems, proofs, figures, tables, algorithms,
+//!   listings, lists) cut the body into blocks; display math stays inside the paragraph whose
+//!   sentence it belongs to;
+//! - paragraphs are cut into sentences, and sentences into text, inline math and display math,
+//!   so an oversize paragraph splits between sentences and never inside a formula;
+//! - environments and math are protected: they stay whole while they fit, and when they do not
+//!   their parts carry `\begin{name}` in the header.
+//!
+//! Keep-together rules are part of the tree: a theorem and the proof after it form one group,
+//! the heading sticks to its first block, and display formulas joined by short connecting
+//! sentences are separated by weak boundaries only.
 
-use cleave_core::{AtomTree, CommentStyle, ContentKind, atomize_blocks};
+mod envs;
+mod scan;
+
+use std::ops::Range;
+
+use cleave_core::{
+    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Severity,
+    atomize_blocks, blocks, tile,
+};
+
+pub(crate) use envs::{EnvClass, env_class};
+use scan::{Node, NodeKind, Scan, blank_run};
+
+/// Longest label or signature kept in headers, in chars.
+const MAX_LABEL: usize = 100;
+/// A paragraph this short (in bytes) next to a display formula reads as a connecting sentence.
+const SHORT_CONNECTOR: usize = 240;
 
 /// Atomizes LaTeX source.
 pub(crate) fn atomize(text: &str) -> AtomTree {
-    let mut tree = atomize_blocks(text, "latex", ContentKind::Prose);
+    let scan = scan::scan(text);
+    let builder =
+        Builder { text, b: text.as_bytes(), nodes: &scan.nodes, theorems: &scan.theorems };
+    let root = builder.root(&scan);
+    let Scan { mut diagnostics, .. } = scan;
+    let root = match root.validate(text) {
+        Ok(()) => root,
+        Err(e) => {
+            // A bug guard: the builder tiles by construction, but nothing may ever be lost.
+            diagnostics.push(Diagnostic::new(
+                Severity::Fallback,
+                format!("LaTeX atom tree was invalid ({e}): fell back to blank-line blocks"),
+            ));
+            atomize_blocks(text, "latex", ContentKind::Prose).root
+        }
+    };
+    let mut tree = AtomTree::new("latex", ContentKind::Prose, root);
     tree.comment = CommentStyle::line("%");
+    tree.diagnostics = diagnostics;
     tree
+}
+
+/// A block of a body with what the keep-together rules need to know about it.
+struct Block {
+    atom: Atom,
+    /// The class of an environment standing alone (display math counts as `Math`).
+    class: Option<EnvClass>,
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    nodes: &'a [Node],
+    theorems: &'a [String],
+}
+
+impl Builder<'_> {
+    fn root(&self, scan: &Scan) -> Atom {
+        let n = self.text.len();
+        let mut children = Vec::new();
+        let mut body_start = 0;
+        if let Some(begin) = &scan.doc_begin {
+            body_start = line_start(self.b, begin.start);
+            if body_start > 0 {
+                children.push(self.preamble(0..body_start));
+            }
+        }
+        let body_end =
+            scan.doc_end.as_ref().map_or(n, |end| line_start(self.b, end.start).max(body_start));
+        let items = self.within(&scan.roots, &(body_start..body_end));
+        children.extend(self.flow(body_start..body_end, &items));
+        if body_end < n {
+            let tail = group(self.plain_blocks(body_end..n), body_end..n, Boundary::Section);
+            children.push(tail);
+        }
+        let mut root = Atom::new(AtomKind::Block, 0..n);
+        if children.len() > 1 || children.first().is_some_and(|c| c.range != root.range) {
+            root = root.with_children(children);
+        } else if let Some(only) = children.pop() {
+            root = Atom { boundary: Boundary::Section, ..only };
+        }
+        root
+    }
+
+    /// The preamble: a scope atom of blank-line blocks and lines.
+    fn preamble(&self, range: Range<usize>) -> Atom {
+        let label = AtomLabel { label: "preamble".to_owned(), ..AtomLabel::default() };
+        let mut atom = group(self.plain_blocks(range.clone()), range, Boundary::Section);
+        atom.kind = AtomKind::Block;
+        atom.with_label(label).with_scope(true)
+    }
+
+    /// Blank-line blocks of lines (core's generic atomizer), flattened when there is one.
+    fn plain_blocks(&self, range: Range<usize>) -> Vec<Atom> {
+        let mut out = blocks(self.text, range);
+        if out.len() == 1 {
+            let only = out.pop().expect("one block");
+            return if only.children.is_empty() { vec![only] } else { only.children };
+        }
+        out
+    }
+
+    /// The nodes of `items` that lie wholly inside `range`.
+    fn within(&self, items: &[usize], range: &Range<usize>) -> Vec<usize> {
+        items
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let r = &self.nodes[i].range;
+                range.start <= r.start && r.end <= range.end
+            })
+            .collect()
+    }
+
+    // ---- sections ----------------------------------------------------------------------
+
+    /// A body: sections at the outermost level present, and the blocks before them.
+    fn flow(&self, range: Range<usize>, items: &[usize]) -> Vec<Atom> {
+        if range.is_empty() {
+            return Vec::new();
+        }
+        let level = items
+            .iter()
+            .filter_map(|&i| match self.nodes[i].kind {
+                NodeKind::Section { level, .. } => Some(level),
+                _ => None,
+            })
+            .min();
+        let Some(level) = level else {
+            return self.blocks(range, items);
+        };
+        let mut heads: Vec<(usize, usize)> = Vec::new();
+        for &i in items {
+            if matches!(self.nodes[i].kind, NodeKind::Section { level: l, .. } if l == level) {
+                let start = block_start(self.b, self.nodes[i].range.start, range.start);
+                if heads.last().is_none_or(|&(_, s)| start > s) {
+                    heads.push((i, start));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        let first = heads[0].1;
+        if first > range.start {
+            let pre = range.start..first;
+            out.extend(self.blocks(pre.clone(), &self.within(items, &pre)));
+        }
+        for (k, &(head, start)) in heads.iter().enumerate() {
+            let end = heads.get(k + 1).map_or(range.end, |h| h.1);
+            let sec = start..end;
+            out.push(self.section(head, sec.clone(), &self.within(items, &sec)));
+        }
+        out
+    }
+
+    /// One section: its heading line, then its body.
+    fn section(&self, head: usize, range: Range<usize>, items: &[usize]) -> Atom {
+        let node = &self.nodes[head];
+        let title = match &node.kind {
+            NodeKind::Section { title, .. } => clean_title(&self.text[title.clone()]),
+            _ => String::new(),
+        };
+        let title = if title.is_empty() { "(untitled)".to_owned() } else { title };
+        // The heading takes the rest of its line when that holds only a label or a comment,
+        // and the blank lines after it.
+        let mut heading_end = node.range.end;
+        let eol = line_end_incl(self.b, heading_end);
+        let rest = self.text[heading_end..eol].trim_start();
+        if rest.is_empty() || rest.starts_with('%') || rest.starts_with("\\label") {
+            let other = items.iter().any(|&i| {
+                i != head
+                    && self.nodes[i].is_region()
+                    && (heading_end..eol).contains(&self.nodes[i].range.start)
+            });
+            if !other {
+                heading_end = eol;
+            }
+        }
+        if heading_end > 0
+            && self.b[heading_end - 1] == b'\n'
+            && let Some(end) = blank_run(self.b, heading_end)
+        {
+            heading_end = end;
+        }
+        heading_end = heading_end.min(range.end);
+        let label = AtomLabel { label: title, ..AtomLabel::default() };
+        let atom = Atom::new(AtomKind::Section, range.clone())
+            .with_scope(true)
+            .with_boundary(Boundary::Section)
+            .with_label(label);
+        let body_range = heading_end..range.end;
+        let mut body = self.flow(body_range.clone(), &self.within(items, &body_range));
+        if body.is_empty() {
+            return atom;
+        }
+        // The heading sticks to its first block.
+        body[0].boundary = Boundary::Line;
+        let mut children = vec![Atom::new(AtomKind::Block, range.start..heading_end)];
+        children.extend(body);
+        atom.with_children(children)
+    }
+
+    // ---- blocks ------------------------------------------------------------------------
+
+    /// Blocks of a body without sections: cut at blank lines and around block-level
+    /// environments, then grouped by the keep-together rules.
+    fn blocks(&self, range: Range<usize>, items: &[usize]) -> Vec<Atom> {
+        if range.is_empty() {
+            return Vec::new();
+        }
+        let mut cuts: Vec<(usize, Boundary)> = Vec::new();
+        for &i in items {
+            let node = &self.nodes[i];
+            match &node.kind {
+                NodeKind::Blank => cuts.push((node.range.end, Boundary::Paragraph)),
+                NodeKind::Env { name, .. } | NodeKind::Verbatim(name)
+                    if env_class(name, self.theorems).is_block() =>
+                {
+                    let start = block_start(self.b, node.range.start, range.start);
+                    if start != line_start(self.b, node.range.start).max(range.start) {
+                        continue;
+                    }
+                    cuts.push((start, Boundary::Line));
+                    let eol = line_end_incl(self.b, node.range.end);
+                    let rest = self.text[node.range.end..eol].trim_start();
+                    let after =
+                        if rest.is_empty() || rest.starts_with('%') { eol } else { node.range.end };
+                    cuts.push((after, Boundary::Line));
+                }
+                _ => {}
+            }
+        }
+        cuts.retain(|&(at, _)| range.start < at && at < range.end);
+        cuts.sort_by_key(|&(at, b)| (at, std::cmp::Reverse(b)));
+        cuts.dedup_by_key(|c| c.0);
+        // Segments with the boundary before each; one holding only white space joins the one
+        // before it (the first joins the one after it).
+        let mut segs: Vec<(Range<usize>, Boundary)> = Vec::new();
+        let mut at = range.start;
+        let mut before = Boundary::Paragraph;
+        for &(cut, boundary) in
+            cuts.iter().chain(std::iter::once(&(range.end, Boundary::Paragraph)))
+        {
+            let seg = at..cut;
+            let blank = self.text[seg.clone()].trim().is_empty();
+            match segs.last_mut() {
+                Some(last) if blank => last.0.end = seg.end,
+                _ => segs.push((seg, before)),
+            }
+            at = cut;
+            before = boundary;
+        }
+        if segs.len() > 1 && self.text[segs[0].0.clone()].trim().is_empty() {
+            let first = segs.remove(0);
+            segs[0].0.start = first.0.start;
+            segs[0].1 = first.1;
+        }
+        let mut out: Vec<Block> = Vec::with_capacity(segs.len());
+        for (seg, before) in segs {
+            let mut block = self.segment(seg.clone(), &self.within(items, &seg));
+            block.atom.boundary = before;
+            out.push(block);
+        }
+        self.keep_together(out)
+    }
+
+    /// One block: an environment or display standing alone, or a paragraph.
+    fn segment(&self, range: Range<usize>, items: &[usize]) -> Block {
+        let regions: Vec<usize> =
+            items.iter().copied().filter(|&i| self.nodes[i].is_region()).collect();
+        if let [only] = regions[..] {
+            let node = &self.nodes[only];
+            let alone = self.text[range.start..node.range.start].trim().is_empty()
+                && self.text[node.range.end..range.end].trim().is_empty();
+            if alone {
+                match &node.kind {
+                    NodeKind::Env { name, .. } | NodeKind::Verbatim(name) => {
+                        let class = env_class(name, self.theorems);
+                        return Block { atom: self.env_atom(only, range), class: Some(class) };
+                    }
+                    NodeKind::Math { display: true } => {
+                        let atom = display_math(range);
+                        return Block { atom, class: Some(EnvClass::Math) };
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Block { atom: self.paragraph(range, &regions), class: None }
+    }
+
+    /// Applies the keep-together rules to a body's blocks.
+    fn keep_together(&self, blocks: Vec<Block>) -> Vec<Atom> {
+        let is_display = |b: &Block| b.class == Some(EnvClass::Math);
+        let is_short = |b: &Block| b.class.is_none() && b.atom.len() <= SHORT_CONNECTOR;
+        let mut blocks = blocks;
+        // A chain of display formulas joined by short connecting sentences: weak boundaries.
+        for i in 1..blocks.len() {
+            let (prev, cur) = (&blocks[i - 1], &blocks[i]);
+            let leads_in = prev.class.is_none() && {
+                let t = self.text[prev.atom.range.clone()].trim_end();
+                !t.ends_with('.') && !t.ends_with('}')
+            };
+            let soft = (is_display(cur) && (is_display(prev) || is_short(prev) || leads_in))
+                || (is_display(prev) && (is_short(cur) || self.starts_lowercase(&cur.atom)));
+            if soft {
+                blocks[i].atom.boundary = blocks[i].atom.boundary.min(Boundary::Line);
+            }
+        }
+        // A theorem and the proof right after it form one group.
+        let mut out: Vec<Atom> = Vec::with_capacity(blocks.len());
+        let mut it = blocks.into_iter().peekable();
+        while let Some(block) = it.next() {
+            let statement = matches!(block.class, Some(EnvClass::Theorem | EnvClass::Definition));
+            if statement && it.peek().is_some_and(|b| b.class == Some(EnvClass::Proof)) {
+                let proof = it.next().expect("peeked").atom;
+                let range = block.atom.range.start..proof.range.end;
+                let boundary = block.atom.boundary;
+                let children = vec![block.atom, proof.with_boundary(Boundary::Line)];
+                out.push(
+                    Atom::new(AtomKind::Block, range)
+                        .with_boundary(boundary)
+                        .with_children(children),
+                );
+            } else {
+                out.push(block.atom);
+            }
+        }
+        out
+    }
+
+    fn starts_lowercase(&self, atom: &Atom) -> bool {
+        self.text[atom.range.clone()].trim_start().chars().next().is_some_and(char::is_lowercase)
+    }
+
+    // ---- environments --------------------------------------------------------------------
+
+    /// An environment (or verbatim-like environment) whose atom covers `outer`.
+    fn env_atom(&self, idx: usize, outer: Range<usize>) -> Atom {
+        let node = &self.nodes[idx];
+        let (name, inner) = match &node.kind {
+            NodeKind::Env { name, inner } => (name.as_str(), Some(inner.clone())),
+            NodeKind::Verbatim(name) => (name.as_str(), None),
+            _ => ("", None),
+        };
+        let class = env_class(name, self.theorems);
+        let eol = line_end_incl(self.b, node.range.start).min(node.range.end);
+        let signature = shorten(self.text[node.range.start..eol].trim());
+        let label = AtomLabel { label: name.to_owned(), name: None, signature: Some(signature) };
+        let kind = if class.is_protected() { AtomKind::Protected } else { AtomKind::Block };
+        let atom = Atom::new(kind, outer.clone())
+            .with_protected(class.is_protected())
+            .with_boundary(Boundary::Paragraph)
+            .with_label(label);
+        let Some(inner) = inner else { return atom };
+        if class.is_line_based() {
+            return atom;
+        }
+        // Begin line, body, end line.
+        let open_end = line_end_incl(self.b, inner.start).max(inner.start);
+        let close_start = block_start(self.b, inner.end, inner.start);
+        if open_end >= close_start || open_end <= outer.start || close_start >= outer.end {
+            return atom;
+        }
+        let middle = open_end..close_start;
+        let items = self.within(&node.children, &middle);
+        let mut body = if class == EnvClass::List {
+            self.list_items(middle, &items)
+        } else {
+            self.flow(middle, &items)
+        };
+        if body.is_empty() {
+            return atom;
+        }
+        body[0].boundary = Boundary::Line;
+        let mut children = vec![Atom::new(AtomKind::Block, outer.start..open_end)];
+        children.extend(body);
+        children
+            .push(Atom::new(AtomKind::Block, close_start..outer.end).with_boundary(Boundary::Line));
+        atom.with_children(children)
+    }
+
+    /// The items of a list, each a group of its blocks.
+    fn list_items(&self, range: Range<usize>, items: &[usize]) -> Vec<Atom> {
+        let mut starts: Vec<usize> = Vec::new();
+        for &i in items {
+            if self.nodes[i].kind == NodeKind::Item {
+                let start = block_start(self.b, self.nodes[i].range.start, range.start);
+                if starts.last().is_none_or(|&s| start > s) {
+                    starts.push(start);
+                }
+            }
+        }
+        if starts.is_empty() {
+            return self.flow(range, items);
+        }
+        let mut out = Vec::new();
+        if starts[0] > range.start {
+            let pre = range.start..starts[0];
+            out.extend(self.flow(pre.clone(), &self.within(items, &pre)));
+        }
+        for (k, &start) in starts.iter().enumerate() {
+            let r = start..starts.get(k + 1).copied().unwrap_or(range.end);
+            let atoms = self.flow(r.clone(), &self.within(items, &r));
+            out.push(group(atoms, r, Boundary::Paragraph));
+        }
+        out
+    }
+
+    // ---- paragraphs and sentences ------------------------------------------------------
+
+    /// A paragraph: its sentences, each made of text, inline math and displays.
+    fn paragraph(&self, range: Range<usize>, regions: &[usize]) -> Atom {
+        let sentences = self.sentences(&range, regions);
+        if sentences.len() <= 1 {
+            return self.inline(range, regions, Boundary::Paragraph);
+        }
+        let children = sentences
+            .into_iter()
+            .map(|r| {
+                let inside = self.within(regions, &r);
+                self.inline(r, &inside, Boundary::Sentence)
+            })
+            .collect();
+        Atom::new(AtomKind::Block, range).with_boundary(Boundary::Paragraph).with_children(children)
+    }
+
+    /// Sentence ranges of a paragraph: a sentence ends at `.`, `?` or `!` outside braces and
+    /// math, followed by white space and a capital (or a command, math, a digit), unless the
+    /// word before is an abbreviation; or after display math that ends with a period, when a
+    /// capital follows.
+    fn sentences(&self, range: &Range<usize>, regions: &[usize]) -> Vec<Range<usize>> {
+        let b = self.b;
+        let mut starts = vec![range.start];
+        let mut depth = 0usize;
+        let mut ri = 0;
+        let mut j = range.start;
+        while j < range.end {
+            while ri < regions.len() && self.nodes[regions[ri]].range.start < j {
+                ri += 1;
+            }
+            if ri < regions.len() && self.nodes[regions[ri]].range.start == j {
+                let node = &self.nodes[regions[ri]];
+                j = node.range.end;
+                ri += 1;
+                if depth == 0
+                    && self.ends_with_period(node)
+                    && let Some(next) = self.next_sentence(j, range.end)
+                {
+                    starts.push(next);
+                    j = next;
+                }
+                continue;
+            }
+            match b[j] {
+                b'\\' => {
+                    j += 1;
+                    if j < range.end && b[j].is_ascii_alphabetic() {
+                        while j < range.end && b[j].is_ascii_alphabetic() {
+                            j += 1;
+                        }
+                    } else if j < range.end && b[j] != b'\n' {
+                        j += 1;
+                    }
+                    continue;
+                }
+                b'%' => {
+                    j = line_end_incl(b, j).min(range.end);
+                    continue;
+                }
+                b'{' => depth += 1,
+                b'}' => depth = depth.saturating_sub(1),
+                b'.' | b'?' | b'!' if depth == 0 && !(b[j] == b'.' && self.is_abbreviation(j)) => {
+                    let mut k = j + 1;
+                    while k < range.end && matches!(b[k], b')' | b'\'' | b'"') {
+                        k += 1;
+                    }
+                    if k < range.end
+                        && b[k].is_ascii_whitespace()
+                        && let Some(next) = self.next_sentence(k, range.end)
+                    {
+                        starts.push(next);
+                        j = next;
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        starts.dedup();
+        let mut out = Vec::with_capacity(starts.len());
+        for (i, &s) in starts.iter().enumerate() {
+            let e = starts.get(i + 1).copied().unwrap_or(range.end);
+            if s < e {
+                out.push(s..e);
+            }
+        }
+        out
+    }
+
+    /// Where the next sentence starts after white space at `at`, if what follows can start
+    /// one.
+    fn next_sentence(&self, at: usize, end: usize) -> Option<usize> {
+        let mut m = at;
+        while m < end && self.b[m].is_ascii_whitespace() {
+            m += 1;
+        }
+        if m >= end || m == at {
+            return None;
+        }
+        let c = self.text[m..].chars().next()?;
+        let starts = c.is_uppercase() || matches!(c, '\\' | '$' | '`' | '(') || c.is_ascii_digit();
+        starts.then_some(m)
+    }
+
+    /// Whether the period at `at` ends an abbreviation (`e.g.`, `Fig.`, an initial).
+    fn is_abbreviation(&self, at: usize) -> bool {
+        let b = self.b;
+        let mut s = at;
+        while s > 0 && b[s - 1].is_ascii_alphabetic() {
+            s -= 1;
+        }
+        let word = &self.text[s..at];
+        if word.len() == 1 || (s > 0 && b[s - 1] == b'.') {
+            return true;
+        }
+        const ABBREVIATIONS: &[&str] = &[
+            "al", "cf", "vs", "viz", "Fig", "Figs", "fig", "figs", "Eq", "Eqs", "eq", "eqs", "Eqn",
+            "Sec", "Secs", "Sect", "Thm", "Lem", "Def", "Prop", "Cor", "Ref", "Refs", "Ch", "Chap",
+            "resp", "approx", "Dr", "Mr", "Mrs", "Ms", "Prof", "St", "No", "Vol", "pp", "ed",
+            "eds", "Jr", "Tab", "Alg", "App", "Ex", "Exp", "Rem", "Defn", "ibid", "op", "cit",
+            "et",
+        ];
+        ABBREVIATIONS.contains(&word)
+    }
+
+    /// Whether display math ends with a period (the sentence ends inside it).
+    fn ends_with_period(&self, node: &Node) -> bool {
+        let body = match &node.kind {
+            NodeKind::Math { display: true } => &self.text[node.range.clone()],
+            NodeKind::Env { name, inner } if env_class(name, self.theorems) == EnvClass::Math => {
+                &self.text[inner.clone()]
+            }
+            _ => return false,
+        };
+        let mut t = body.trim_end().trim_end_matches("$$").trim_end_matches("\\]").trim_end();
+        loop {
+            let before = t;
+            for tail in ["\\nonumber", "\\notag", "\\qedhere"] {
+                t = t.strip_suffix(tail).unwrap_or(t).trim_end();
+            }
+            if t.ends_with('}')
+                && let Some(p) = t.rfind("\\label{")
+                && !t[p..].contains('\n')
+            {
+                t = t[..p].trim_end();
+            }
+            if t == before {
+                break;
+            }
+        }
+        t.ends_with('.')
+    }
+
+    /// A sentence (or whole paragraph): text with inline math, displays and environments as
+    /// protected children.
+    fn inline(&self, range: Range<usize>, regions: &[usize], boundary: Boundary) -> Atom {
+        let mut atoms = Vec::with_capacity(regions.len());
+        for &i in regions {
+            let node = &self.nodes[i];
+            let r = node.range.clone();
+            let after_word = r.start > 0 && is_word_byte(self.b[r.start - 1]);
+            let atom = match &node.kind {
+                NodeKind::Math { display: true } => display_math(r).with_boundary(Boundary::Line),
+                NodeKind::Math { display: false } | NodeKind::Verb => {
+                    let b = if after_word { Boundary::Char } else { Boundary::Word };
+                    Atom::new(AtomKind::Protected, r).with_boundary(b)
+                }
+                NodeKind::Env { .. } | NodeKind::Verbatim(_) => {
+                    self.env_atom(i, r).with_boundary(Boundary::Line)
+                }
+                _ => continue,
+            };
+            atoms.push(atom);
+        }
+        let mut kids = tile(self.text, range.clone(), atoms, Boundary::Word);
+        for kid in kids.iter_mut().skip(1) {
+            let start = kid.range.start;
+            if kid.kind == AtomKind::Gap
+                && is_word_byte(self.b[start])
+                && is_word_byte(self.b[start - 1])
+            {
+                kid.boundary = Boundary::Char;
+            }
+        }
+        if kids.len() == 1 {
+            let mut only = kids.pop().expect("one child");
+            if only.kind == AtomKind::Gap {
+                only.kind = AtomKind::Block;
+            }
+            only.boundary = boundary;
+            return only;
+        }
+        Atom::new(AtomKind::Block, range).with_boundary(boundary).with_children(kids)
+    }
+}
+
+/// A protected display-math atom.
+fn display_math(range: Range<usize>) -> Atom {
+    let label = AtomLabel { label: "display math".to_owned(), ..AtomLabel::default() };
+    Atom::new(AtomKind::Protected, range).with_label(label)
+}
+
+/// One atom for `range` from `atoms` that tile it: the atom itself when there is one.
+fn group(mut atoms: Vec<Atom>, range: Range<usize>, boundary: Boundary) -> Atom {
+    if atoms.len() == 1 && atoms[0].range == range {
+        let only = atoms.pop().expect("one atom");
+        return Atom { boundary, ..only };
+    }
+    Atom::new(AtomKind::Block, range).with_boundary(boundary).with_children(atoms)
+}
+
+fn is_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c >= 0x80
+}
+
+/// Start of the line holding `at`.
+fn line_start(b: &[u8], at: usize) -> usize {
+    b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1)
+}
+
+/// End of the line holding `at`, after its newline.
+fn line_end_incl(b: &[u8], at: usize) -> usize {
+    b[at..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| at + p + 1)
+}
+
+/// Where a block starting with the command at `at` begins: the start of its line if only
+/// spaces precede the command there (never before `floor`), else `at`.
+fn block_start(b: &[u8], at: usize, floor: usize) -> usize {
+    let ls = line_start(b, at).max(floor);
+    if b[ls..at].iter().all(|&c| c == b' ' || c == b'\t') { ls } else { at }
+}
+
+/// A sectioning title as it reads in a breadcrumb: commands dropped (their arguments kept),
+/// labels, footnotes and citations dropped, white space folded.
+fn clean_title(raw: &str) -> String {
+    const DROPPED: &[&str] = &["label", "footnote", "thanks", "cite", "index", "protect", "ref"];
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                let rest = &raw[i + 1..];
+                let name_len = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+                if name_len == 0 {
+                    // A control symbol: `\\` reads as a space, `\&` as `&`.
+                    if let Some((_, s)) = chars.next() {
+                        out.push(if s == '\\' { ' ' } else { s });
+                    }
+                    continue;
+                }
+                let name = &rest[..name_len];
+                for _ in 0..name_len {
+                    chars.next();
+                }
+                if DROPPED.contains(&name) {
+                    // Skip the optional and braced arguments.
+                    while let Some(&(_, n)) = chars.peek() {
+                        if n != '{' && n != '[' {
+                            break;
+                        }
+                        let close = if n == '{' { '}' } else { ']' };
+                        let mut depth = 0;
+                        for (_, x) in chars.by_ref() {
+                            if x == n {
+                                depth += 1;
+                            } else if x == close {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                out.push(' ');
+            }
+            '{' | '}' => {}
+            '~' => out.push(' '),
+            '%' => {
+                for (_, x) in chars.by_ref() {
+                    if x == '\n' {
+                        break;
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    shorten(&out.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Folds white space and cuts to [`MAX_LABEL`] chars.
+fn shorten(s: &str) -> String {
+    let folded = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if folded.chars().count() <= MAX_LABEL {
+        return folded;
+    }
+    let mut out: String = folded.chars().take(MAX_LABEL - 1).collect();
+    out.push('…');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_read_as_breadcrumbs() {
+        assert_eq!(clean_title("Main \\emph{results}\\label{sec:main}"), "Main results");
+        assert_eq!(clean_title("The $L^2$ case~\\cite{x}"), "The $L^2$ case");
+        assert_eq!(clean_title("A \\& B\\\\ C"), "A & B C");
+    }
+
+    #[test]
+    fn block_start_needs_only_spaces_before() {
+        let b = b"ab\n  \\begin{x}";
+        assert_eq!(block_start(b, 5, 0), 3);
+        assert_eq!(block_start(b"a \\x", 2, 0), 2);
+    }
 }

@@ -1,0 +1,126 @@
+//! What LaTeX environments are, by name: the atomizer protects and groups by class, and the
+//! classifier counts them.
+
+/// The class of an environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum EnvClass {
+    /// Display math: `equation`, `align`, `gather`, `multline`, … and starred forms.
+    Math,
+    /// Theorem-like statements: `theorem`, `lemma`, `corollary`, `proposition`, declared ones.
+    Theorem,
+    /// Definitions (a theorem-like environment that defines).
+    Definition,
+    /// `proof`.
+    Proof,
+    /// `algorithm`, `algorithmic`, `algorithm2e` and friends.
+    Algorithm,
+    /// Verbatim-like code: `lstlisting`, `verbatim`, `minted`, …
+    Code,
+    /// `table`, `tabular` and other tables.
+    Table,
+    /// `figure` and pictures.
+    Figure,
+    /// `itemize`, `enumerate`, `description`.
+    List,
+    /// Environments that may hold sections: `appendices`, `multicols`, …
+    Container,
+    /// Anything else (`abstract`, `center`, `quote`, unknown ones).
+    Other,
+}
+
+impl EnvClass {
+    /// Whether an environment of this class is kept whole while it fits (all but lists and
+    /// containers, which are split between their items and sections first).
+    pub(crate) fn is_protected(self) -> bool {
+        !matches!(self, EnvClass::List | EnvClass::Container)
+    }
+
+    /// Whether the body reads as lines of its own (math rows, code lines, table rows) rather
+    /// than as paragraphs: such an environment is a leaf, split at lines when it must be.
+    pub(crate) fn is_line_based(self) -> bool {
+        matches!(self, EnvClass::Math | EnvClass::Code | EnvClass::Table)
+    }
+
+    /// Whether the environment stands as a block of its own, apart from the sentence around it.
+    /// Display math stays inside its paragraph: it is part of a sentence.
+    pub(crate) fn is_block(self) -> bool {
+        !matches!(self, EnvClass::Math)
+    }
+}
+
+/// Environments whose body the scanner skips to the literal `\end{name}`.
+pub(crate) fn is_verbatim(name: &str) -> bool {
+    matches!(
+        name,
+        "verbatim"
+            | "verbatim*"
+            | "Verbatim"
+            | "Verbatim*"
+            | "BVerbatim"
+            | "LVerbatim"
+            | "lstlisting"
+            | "minted"
+            | "comment"
+            | "filecontents"
+            | "filecontents*"
+            | "alltt"
+            | "spverbatim"
+            | "verbatimtab"
+            | "code"
+    )
+}
+
+/// The class of environment `name`; `theorems` are names declared with `\newtheorem`.
+pub(crate) fn env_class(name: &str, theorems: &[String]) -> EnvClass {
+    let base = name.strip_suffix('*').unwrap_or(name);
+    match base {
+        "equation" | "align" | "gather" | "multline" | "flalign" | "alignat" | "eqnarray"
+        | "math" | "displaymath" | "dmath" | "dgroup" | "subequations" | "IEEEeqnarray"
+        | "xalignat" | "xxalignat" => EnvClass::Math,
+        "proof" | "pf" | "Proof" => EnvClass::Proof,
+        "algorithm" | "algorithmic" | "algorithm2e" | "algorithmicx" | "procedure" | "function"
+        | "pseudocode" => EnvClass::Algorithm,
+        "table" | "tabular" | "tabularx" | "tabulary" | "longtable" | "tabu" | "array"
+        | "supertabular" | "xtabular" | "sidewaystable" | "wraptable" | "tblr" | "NiceTabular" => {
+            EnvClass::Table
+        }
+        "figure" | "wrapfigure" | "sidewaysfigure" | "subfigure" | "tikzpicture" | "picture"
+        | "pspicture" | "SCfigure" | "marginfigure" => EnvClass::Figure,
+        "itemize" | "enumerate" | "description" | "compactitem" | "compactenum" | "inparaenum"
+        | "asparaenum" | "list" | "thebibliography" => EnvClass::List,
+        "appendices" | "subappendices" | "multicols" | "landscape" | "frame" | "document" => {
+            EnvClass::Container
+        }
+        "definition" | "defn" | "def" | "dfn" | "notation" => EnvClass::Definition,
+        "theorem" | "lemma" | "corollary" | "proposition" | "conjecture" | "claim" | "fact"
+        | "observation" | "remark" | "example" | "assumption" | "hypothesis" | "axiom"
+        | "property" | "exercise" | "problem" | "question" | "thm" | "lem" | "cor" | "prop"
+        | "conj" | "rem" | "rmk" | "ex" | "exa" | "obs" | "assump" | "claim*" => EnvClass::Theorem,
+        _ if is_verbatim(name) || base == "listing" || base == "program" => EnvClass::Code,
+        _ if theorems.iter().any(|t| t == base) => {
+            if base.starts_with("def") {
+                EnvClass::Definition
+            } else {
+                EnvClass::Theorem
+            }
+        }
+        _ => EnvClass::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_by_name() {
+        assert_eq!(env_class("align*", &[]), EnvClass::Math);
+        assert_eq!(env_class("lemma", &[]), EnvClass::Theorem);
+        assert_eq!(env_class("definition", &[]), EnvClass::Definition);
+        assert_eq!(env_class("lstlisting", &[]), EnvClass::Code);
+        assert_eq!(env_class("myresult", &["myresult".to_owned()]), EnvClass::Theorem);
+        assert_eq!(env_class("myresult", &[]), EnvClass::Other);
+        assert!(!EnvClass::List.is_protected());
+        assert!(EnvClass::Math.is_line_based() && !EnvClass::Math.is_block());
+    }
+}

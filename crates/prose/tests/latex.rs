@@ -1,0 +1,402 @@
+//! The LaTeX atomizer through the packer and the shared invariant checker: fixtures, small
+//! cases with their outline, property tests on random LaTeX, and a corpus measurement gated by
+//! `CLEAVE_SLOW_TESTS`.
+
+use std::path::Path;
+
+use cleave_code::ParseContext;
+use cleave_core::{
+    Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants,
+    check_invariants, pack,
+};
+use cleave_prose::{Format, atomize_prose};
+use proptest::prelude::*;
+
+fn atomize(text: &str) -> AtomTree {
+    atomize_prose(Format::Latex, text, &mut ParseContext::new())
+}
+
+/// Chunks `text` and checks every invariant.
+fn chunk(path: &str, text: &str, budget: usize, unit: Unit) -> (AtomTree, Vec<Chunk>) {
+    let tree = atomize(text);
+    let source = Source::new(path, text);
+    let config = ChunkConfig::new(budget, unit).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    assert_invariants(&source, &tree, &chunks, &config);
+    (tree, chunks)
+}
+
+fn fixture(name: &str) -> (String, String) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/latex");
+    let text = std::fs::read_to_string(root.join(name)).unwrap();
+    (format!("fixtures/latex/{name}"), text)
+}
+
+/// An indented outline of the tree: kind, label, protection and the first words of each atom.
+fn outline(tree: &AtomTree, text: &str) -> String {
+    fn walk(atom: &Atom, text: &str, depth: usize, out: &mut String) {
+        let kind = match atom.kind {
+            AtomKind::Symbol => "symbol",
+            AtomKind::Section => "section",
+            AtomKind::Block => "block",
+            AtomKind::Gap => "gap",
+            AtomKind::Protected => "protected",
+        };
+        let body: String =
+            text[atom.range.clone()].split_whitespace().collect::<Vec<_>>().join(" ");
+        let body: String = body.chars().take(24).collect::<String>().trim_end().to_owned();
+        let label = atom.label_text().map(|l| format!(" [{l}]")).unwrap_or_default();
+        let line = format!("{}{kind}{label} {:?}: {body}", "  ".repeat(depth), atom.boundary);
+        out.push_str(line.trim_end());
+        out.push('\n');
+        for child in &atom.children {
+            walk(child, text, depth + 1, out);
+        }
+    }
+    let mut out = String::new();
+    walk(&tree.root, text, 0, &mut out);
+    out
+}
+
+/// Labels of the section atoms, in pre-order.
+fn section_labels(atom: &Atom, out: &mut Vec<String>) {
+    if atom.kind == AtomKind::Section {
+        out.push(atom.label_text().unwrap_or_default().to_owned());
+    }
+    for child in &atom.children {
+        section_labels(child, out);
+    }
+}
+
+/// Whether the chunk starts inside a word: a word char on both sides of its start.
+fn starts_mid_word(text: &str, chunk: &Chunk) -> bool {
+    let before = text[..chunk.byte_start].chars().next_back();
+    let first = chunk.text.chars().next();
+    matches!((before, first), (Some(a), Some(b)) if a.is_alphanumeric() && b.is_alphanumeric())
+}
+
+#[test]
+fn small_paper_outline() {
+    let text = "\\documentclass{article}\n\\usepackage{amsmath}\n\\begin{document}\n\
+\\section{Intro}\n\nWe study $x$. It is small.\n\n\\begin{theorem}\nIt holds.\n\\end{theorem}\n\
+\\begin{proof}\nTrivial.\n\\end{proof}\n\n\\subsection{More}\nText with\n\\[ a = b. \\]\nThen more.\n\
+\\end{document}\n";
+    let tree = atomize(text);
+    tree.root.validate(text).unwrap();
+    assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+    let got = outline(&tree, text);
+    let want = "\
+block Line: \\documentclass{article}
+  block [preamble] Section: \\documentclass{article}
+    block Paragraph: \\documentclass{article}
+    block Line: \\usepackage{amsmath}
+  block Paragraph: \\begin{document}
+  section [Intro] Section: \\section{Intro} We study
+    block Line: \\section{Intro}
+    block Line: We study $x$. It is smal
+      block Sentence: We study $x$.
+        gap Word: We study
+        protected Word: $x$
+        gap Word: .
+      block Sentence: It is small.
+    block Paragraph: \\begin{theorem} It holds
+      protected [theorem] Paragraph: \\begin{theorem} It holds
+        block Line: \\begin{theorem}
+        block Line: It holds.
+        block Line: \\end{theorem}
+      protected [proof] Line: \\begin{proof} Trivial. \\
+        block Line: \\begin{proof}
+        block Line: Trivial.
+        block Line: \\end{proof}
+    section [More] Section: \\subsection{More} Text w
+      block Line: \\subsection{More}
+      block Line: Text with \\[ a = b. \\] T
+        block Sentence: Text with \\[ a = b. \\]
+          gap Word: Text with
+          protected [display math] Line: \\[ a = b. \\]
+          gap Word:
+        block Sentence: Then more.
+  block Section: \\end{document}
+";
+    assert_eq!(got, want, "outline:\n{got}");
+}
+
+/// Labels of the scope atoms holding byte `at` that start strictly before it: the chain a
+/// chunk starting at `at` must carry.
+fn expected_scope(atom: &Atom, at: usize, out: &mut Vec<String>) {
+    if atom.is_scope && atom.range.start < at && at < atom.range.end {
+        out.extend(atom.label_text().map(str::to_owned));
+    }
+    if let Some(child) = atom.children.iter().find(|c| c.range.start <= at && at < c.range.end) {
+        expected_scope(child, at, out);
+    }
+}
+
+#[test]
+fn paper_fixture_at_several_budgets() {
+    let (path, text) = fixture("paper_with_proofs.tex");
+    let budgets = [
+        (400, Unit::Chars),
+        (1000, Unit::Chars),
+        (4000, Unit::Chars),
+        (300, Unit::Tokens(cleave_core::Tokenizer::O200k)),
+    ];
+    for (budget, unit) in budgets {
+        let (tree, chunks) = chunk(&path, &text, budget, unit);
+        assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+        for c in &chunks {
+            assert!(
+                !starts_mid_word(&text, c),
+                "budget {budget}: chunk starts mid-word: {:?}",
+                c.text
+            );
+            let mut scope = Vec::new();
+            expected_scope(&tree.root, c.byte_start, &mut scope);
+            assert_eq!(c.scope, scope, "budget {budget}: scope of chunk at {}", c.byte_start);
+            if !scope.is_empty() {
+                let last = scope.last().unwrap();
+                assert!(
+                    c.header.contains(&format!("> {last}"))
+                        || c.header.contains(&format!("in {last}")),
+                    "budget {budget}: header {:?} lacks breadcrumb {scope:?}",
+                    c.header
+                );
+            }
+            let prov = c.provenance.as_ref().expect("prose chunks carry provenance");
+            assert!(prov.tag.starts_with(&format!("[source:{path} | ¶")), "{}", prov.tag);
+        }
+    }
+}
+
+#[test]
+fn paper_keeps_what_belongs_together() {
+    let (path, text) = fixture("paper_with_proofs.tex");
+    let holding = |chunks: &[Chunk], needle: &str| -> usize {
+        let at = text.find(needle).unwrap();
+        chunks.iter().position(|c| c.byte_start <= at && at < c.byte_end).unwrap()
+    };
+    // At 4000 chars the main theorem and its proof share a chunk.
+    let (_, chunks) = chunk(&path, &text, 4000, Unit::Chars);
+    assert_eq!(
+        holding(&chunks, "\\begin{theorem}[Convergence]"),
+        holding(&chunks, "This completes the proof.")
+    );
+    // At 1000 chars the algorithm stays whole with its caption, and the lemma with its proof.
+    let (_, chunks) = chunk(&path, &text, 1000, Unit::Chars);
+    assert_eq!(holding(&chunks, "\\begin{algorithm}"), holding(&chunks, "\\caption{Adaptive SGD}"));
+    assert_eq!(holding(&chunks, "\\begin{algorithm}"), holding(&chunks, "\\end{algorithm}"));
+    assert_eq!(holding(&chunks, "\\begin{lemma}"), holding(&chunks, "which proves the claim"));
+    let results = holding(&chunks, "\\begin{table}");
+    assert_eq!(results, holding(&chunks, "\\bottomrule"));
+    let c = &chunks[holding(&chunks, "\\subsection{Main result}") + 1];
+    assert!(c.header.contains("in Analysis > Main result"), "{:?}", c.header);
+    assert_eq!(c.provenance.as_ref().unwrap().section, ["Analysis", "Main result"]);
+}
+
+#[test]
+fn oversize_environment_parts_say_so() {
+    let (path, text) = fixture("paper_with_proofs.tex");
+    let (_, chunks) = chunk(&path, &text, 400, Unit::Chars);
+    let parts: Vec<&Chunk> =
+        chunks.iter().filter(|c| c.part.as_ref().is_some_and(|p| p.of == "proof")).collect();
+    assert!(parts.len() >= 2, "the main proof is split at 400 chars");
+    assert!(parts.iter().all(|c| c.part.as_ref().unwrap().protected));
+    let later = parts.iter().find(|c| c.part.as_ref().unwrap().index > 1).unwrap();
+    assert!(later.header.contains("\\begin{proof}"), "{:?}", later.header);
+    assert!(later.header.contains("(part "), "{:?}", later.header);
+}
+
+#[test]
+fn preamble_is_its_own_scope() {
+    let (path, text) = fixture("paper_with_proofs.tex");
+    let tree = atomize(&text);
+    let first = &tree.root.children[0];
+    assert_eq!(first.label_text(), Some("preamble"));
+    assert_eq!(&text[first.range.clone()], &text[..text.find("\\begin{document}").unwrap()]);
+    let (_, chunks) = chunk(&path, &text, 400, Unit::Chars);
+    let inside = chunks.iter().find(|c| c.byte_start > 0 && c.byte_end <= first.range.end).unwrap();
+    assert_eq!(inside.scope, ["preamble"]);
+    let mut labels = Vec::new();
+    section_labels(&tree.root, &mut labels);
+    assert_eq!(
+        labels,
+        [
+            "Introduction",
+            "Preliminaries",
+            "Method",
+            "Analysis",
+            "A descent lemma",
+            "Main result",
+            "Experiments",
+            "Conclusion"
+        ]
+    );
+}
+
+#[test]
+fn unterminated_regions_are_bounded() {
+    let (path, text) = fixture("broken/unterminated.tex");
+    let tree = atomize(&text);
+    let degraded = tree.diagnostics.iter().filter(|d| d.severity == Severity::Degraded).count();
+    assert!(degraded >= 5, "{:#?}", tree.diagnostics);
+    let mut labels = Vec::new();
+    section_labels(&tree.root, &mut labels);
+    assert_eq!(labels, ["Costs", "After the proof", "Verbatim"]);
+    // The closed inline math after the broken proof is still protected.
+    let at = text.find("$x^2$").unwrap();
+    let mut atom = &tree.root;
+    while let Some(child) = atom.children.iter().find(|c| c.range.start <= at && at < c.range.end) {
+        atom = child;
+    }
+    assert!(atom.protected && &text[atom.range.clone()] == "$x^2$");
+    for budget in [60, 200, 1000] {
+        chunk(&path, &text, budget, Unit::Chars);
+    }
+}
+
+#[test]
+fn sentences_split_an_oversize_paragraph() {
+    let sentence = "The estimator $\\hat\\theta_n$ is consistent under mild conditions. ";
+    let text = format!("\\section{{Long}}\n{}\n", sentence.repeat(30));
+    let (_, chunks) = chunk("long.tex", &text, 300, Unit::Chars);
+    assert!(chunks.len() > 3);
+    for c in &chunks[1..] {
+        assert!(c.text.starts_with("The estimator"), "{:?}", c.text);
+        assert_eq!(c.scope, ["Long"]);
+    }
+}
+
+#[test]
+fn comments_verb_and_escapes_hide_markup() {
+    let text = "\\section{A}\nPrice: 5\\$ and % $ \\begin{proof} \\section{Not}\n\
+\\verb|$x| then $y$ done.\n\\begin{verbatim}\n\\section{Also not} $\n\\end{verbatim}\n";
+    let tree = atomize(text);
+    assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+    let mut labels = Vec::new();
+    section_labels(&tree.root, &mut labels);
+    assert_eq!(labels, ["A"]);
+    chunk("hide.tex", text, 40, Unit::Chars);
+}
+
+#[test]
+fn declared_theorems_group_with_their_proof() {
+    let text = "\\newtheorem{prop2}{Proposition}\n\\begin{document}\n\
+\\begin{prop2}\nA claim.\n\\end{prop2}\n\n\\begin{proof}\nEasy.\n\\end{proof}\n\\end{document}\n";
+    let tree = atomize(text);
+    let group = tree
+        .root
+        .children
+        .iter()
+        .find(|a| a.children.len() == 2 && a.children[0].label_text() == Some("prop2"))
+        .expect("theorem and proof grouped");
+    assert_eq!(group.children[1].label_text(), Some("proof"));
+    chunk("thm.tex", text, 60, Unit::Chars);
+}
+
+/// Fragments of LaTeX, well-formed or not, for property tests.
+fn fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[A-Za-z]{1,9}( [a-zé]{1,8}){0,10}[.?!,]? ",
+        2 => Just("\n\n".to_owned()),
+        2 => Just("\n".to_owned()),
+        2 => "\\$[a-z+^_ ]{0,16}\\$",
+        1 => Just("$".to_owned()),
+        1 => Just("$$".to_owned()),
+        1 => Just("\\[ x^2 ".to_owned()),
+        1 => Just("\\] ".to_owned()),
+        1 => Just("\\( a ".to_owned()),
+        1 => Just("\\) ".to_owned()),
+        1 => Just("\n\\section{Title}\n".to_owned()),
+        1 => Just("\\subsection*{Sub $x$}\n".to_owned()),
+        1 => Just("\\paragraph{Step.}".to_owned()),
+        1 => Just("\\begin{proof}\n".to_owned()),
+        1 => Just("\\end{proof}\n".to_owned()),
+        1 => Just("\\begin{equation}".to_owned()),
+        1 => Just("\\end{equation}".to_owned()),
+        1 => Just("\\begin{theorem}[Main]\n".to_owned()),
+        1 => Just("\\end{theorem}\n".to_owned()),
+        1 => Just("\\begin{verbatim}".to_owned()),
+        1 => Just("\\end{verbatim}".to_owned()),
+        1 => Just("\\begin{itemize}\n".to_owned()),
+        1 => Just("\\item ".to_owned()),
+        1 => Just("\\end{itemize}\n".to_owned()),
+        1 => Just("% comment $ \\begin{x}\n".to_owned()),
+        1 => Just("\\verb|a$b| ".to_owned()),
+        1 => Just("{".to_owned()),
+        1 => Just("}".to_owned()),
+        1 => Just("\\begin{document}\n".to_owned()),
+        1 => Just("\\end{document}\n".to_owned()),
+        1 => Just("日本語の文。".to_owned()),
+        1 => Just("\\\\".to_owned()),
+        1 => Just("\\".to_owned()),
+    ]
+}
+
+/// `text` without its closed verbatim environments, where anything may stand.
+fn without_verbatim(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("\\begin{verbatim}") {
+        out.push_str(&rest[..start]);
+        match rest[start..].find("\\end{verbatim}") {
+            Some(end) => rest = &rest[start + end..],
+            None => {
+                rest = &rest[start..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn document() -> impl Strategy<Value = String> {
+    prop::collection::vec(fragment(), 0..80).prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn random_latex_keeps_every_invariant(text in document(), budget in 40usize..600) {
+        let tree = atomize(&text);
+        let source = Source::new("random.tex", &text);
+        let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    #[test]
+    fn random_latex_in_bytes_keeps_every_invariant(text in document(), budget in 64usize..400) {
+        let tree = atomize(&text);
+        let source = Source::new("random.tex", &text);
+        let config = ChunkConfig::new(budget, Unit::Bytes).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
+    }
+
+    /// Protection ends at a sane bound: math never holds a blank line or a heading, and no
+    /// protected region but a verbatim one holds a `\section` at a line start.
+    #[test]
+    fn protection_never_swallows_the_document(text in document()) {
+        let tree = atomize(&text);
+        let mut stack = vec![&tree.root];
+        while let Some(atom) = stack.pop() {
+            stack.extend(atom.children.iter());
+            if !atom.protected {
+                continue;
+            }
+            let body = &text[atom.range.clone()];
+            let trimmed = body.trim_start();
+            if trimmed.starts_with('$') || trimmed.starts_with("\\[") || trimmed.starts_with("\\(") {
+                let inner = trimmed.trim_end();
+                prop_assert!(!inner.contains("\n\n"), "math holds a blank line: {body:?}");
+                prop_assert!(!inner.contains("\\section"), "math holds a heading: {body:?}");
+            }
+            let visible = without_verbatim(body);
+            prop_assert!(!visible.contains("\n\\section{"), "{body:?} swallows a section");
+        }
+    }
+}
