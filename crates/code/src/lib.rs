@@ -301,23 +301,51 @@ pub fn dump_atoms(tree: &AtomTree, text: &str) -> String {
     out
 }
 
-/// Import statements packed into a few header lines.
+/// Widest context line: imports are a small share of the header, whatever the budget.
+const CONTEXT_WIDTH: usize = 96;
+
+/// The imports as one compact header line: keywords and punctuation dropped, module paths
+/// kept, cut with an ellipsis at [`CONTEXT_WIDTH`].
 fn context_lines(imports: &[String]) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
+    let mut package = None;
     for import in imports {
-        if !line.is_empty() && line.len() + import.len() + 2 > 100 {
-            lines.push(std::mem::take(&mut line));
+        let import = import.trim_end_matches(';').trim();
+        if let Some(name) = import.strip_prefix("package ") {
+            package = Some(name.trim().to_owned());
+            continue;
+        }
+        let mut rest = import;
+        for keyword in
+            ["pub(crate) ", "pub ", "use ", "extern crate ", "import ", "type ", "static "]
+        {
+            rest = rest.strip_prefix(keyword).unwrap_or(rest);
+        }
+        let rest = rest.trim_start_matches('(').trim_end_matches(')').trim();
+        let rest = rest.replace(['"', '\''], "");
+        if rest.is_empty() {
+            continue;
         }
         if !line.is_empty() {
-            line.push_str(if line.ends_with(';') { " " } else { "; " });
+            line.push_str(", ");
         }
-        line.push_str(import);
+        line.push_str(&rest);
+        if line.len() > CONTEXT_WIDTH {
+            break;
+        }
     }
-    if !line.is_empty() {
-        lines.push(line);
+    let mut out = match package {
+        Some(package) if line.is_empty() => format!("package {package}"),
+        Some(package) => format!("package {package}; imports: {line}"),
+        None if line.is_empty() => return Vec::new(),
+        None => format!("imports: {line}"),
+    };
+    if out.len() > CONTEXT_WIDTH {
+        let cut = cleave_core::floor_char_boundary(&out, CONTEXT_WIDTH - 1);
+        out.truncate(cut);
+        out.push('…');
     }
-    lines
+    vec![out]
 }
 
 #[cfg(test)]
@@ -351,11 +379,17 @@ mod tests {
     }
 
     #[test]
-    fn imports_pack_into_lines() {
+    fn imports_become_one_compact_line() {
         let imports: Vec<String> = (0..30).map(|i| format!("import mod{i}")).collect();
         let lines = context_lines(&imports);
-        assert!(lines.len() > 1);
-        assert!(lines.iter().all(|l| l.len() <= 100));
-        assert!(lines[0].starts_with("import mod0; import mod1"));
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].starts_with("imports: mod0, mod1, mod2"));
+        assert!(lines[0].ends_with('…') && lines[0].chars().count() <= CONTEXT_WIDTH);
+        let go =
+            context_lines(&["package server".into(), "import ( \"fmt\" \"net/http\" )".into()]);
+        assert_eq!(go, ["package server; imports: fmt net/http"]);
+        let rust =
+            context_lines(&["use std::fmt;".into(), "pub use crate::ast::{Expr, Stmt};".into()]);
+        assert_eq!(rust, ["imports: std::fmt, crate::ast::{Expr, Stmt}"]);
     }
 }

@@ -84,6 +84,23 @@ impl Level {
     }
 }
 
+/// Entries of one container while they are collected.
+struct Acc {
+    out: Vec<Atom>,
+    is_import: Vec<bool>,
+    /// A run of leading comments and attributes waiting for the item below it.
+    lead: Option<Range<usize>>,
+    prev_end: usize,
+}
+
+impl Acc {
+    fn push(&mut self, atom: Atom) {
+        self.prev_end = atom.range.end;
+        self.out.push(atom);
+        self.is_import.push(false);
+    }
+}
+
 pub(crate) struct Walker<'a, 't> {
     text: &'a str,
     bytes: &'a [u8],
@@ -227,100 +244,136 @@ impl<'a, 't> Walker<'a, 't> {
         depth: usize,
         ctx: &mut ParseContext,
     ) -> Vec<Atom> {
-        let mut out: Vec<Atom> = Vec::new();
-        let mut is_import: Vec<bool> = Vec::new();
-        // A run of leading comments and attributes waiting for the item below it.
-        let mut lead: Option<Range<usize>> = None;
-        let mut prev_end = within.start;
+        let mut acc =
+            Acc { out: Vec::new(), is_import: Vec::new(), lead: None, prev_end: within.start };
+        self.visit(parent, &within, level, depth, ctx, &mut acc);
+        self.fill(within, acc.out, level)
+    }
+
+    /// Adds the entries among the children of `parent` to `acc`. A multi-line child that
+    /// starts in the middle of a line (`if x {` … `}`) is no entry of its own: its children
+    /// join the list, so that cuts fall at line starts.
+    fn visit(
+        &mut self,
+        parent: Node<'t>,
+        within: &Range<usize>,
+        level: Level,
+        depth: usize,
+        ctx: &mut ParseContext,
+        acc: &mut Acc,
+    ) {
         let mut cursor = parent.walk();
         let kids: Vec<Node<'t>> = parent.children(&mut cursor).collect();
         for (idx, &node) in kids.iter().enumerate() {
             let (s, e) = (node.start_byte(), node.end_byte());
+            if s < acc.prev_end || e > within.end || s >= e {
+                continue;
+            }
             // Separators after an entry are taken in, up to the next named node.
             let ceil = kids[idx + 1..]
                 .iter()
                 .find(|k| k.is_named())
                 .map_or(within.end, |k| k.start_byte().clamp(e, within.end));
-            let inside = s >= prev_end && e <= within.end && s < e;
-            if inside {
-                let mark = self.marks.get(&node.id()).copied();
-                let item = self.items.get(&node.id()).copied();
-                match (item, mark) {
-                    (None, Some(Mark::Comment | Mark::Attach)) => {
-                        let comment = matches!(mark, Some(Mark::Comment));
-                        if comment
-                            && lead.is_none()
-                            && let Some(last) = out.last_mut()
-                            && last.range.end > 0
-                            && self.bytes[last.range.end - 1] != b'\n'
-                            && !self.bytes[last.range.end..s].contains(&b'\n')
-                        {
-                            // A trailing comment stays on its line.
-                            let end = self.expand_end(e, ceil);
-                            extend(last, end);
-                            prev_end = end;
-                        } else {
-                            lead = match lead {
-                                Some(l) if !has_blank_line(&self.bytes[l.end..s]) => {
-                                    Some(l.start..e)
-                                }
-                                _ => Some(s..e),
-                            };
-                        }
-                    }
-                    (None, Some(Mark::Import)) => {
-                        let start = self.lead_start(&mut lead, s, prev_end);
+            let mark = self.marks.get(&node.id()).copied();
+            let item = self.items.get(&node.id()).copied();
+            match (item, mark) {
+                (None, Some(Mark::Comment | Mark::Attach)) => {
+                    let comment = matches!(mark, Some(Mark::Comment));
+                    if comment
+                        && acc.lead.is_none()
+                        && let Some(last) = acc.out.last_mut()
+                        && last.range.end > 0
+                        && self.bytes[last.range.end - 1] != b'\n'
+                        && !self.bytes[last.range.end..s].contains(&b'\n')
+                    {
+                        // A trailing comment stays on its line.
                         let end = self.expand_end(e, ceil);
-                        if depth == 0 {
-                            self.add_import(s..e);
-                        }
-                        let merge = is_import.last() == Some(&true)
-                            && out.last().is_some_and(|l| {
-                                self.bytes[l.range.end..start].iter().all(u8::is_ascii_whitespace)
-                            });
-                        if merge {
-                            let last = out.last_mut().expect("checked");
-                            last.range.end = end;
-                        } else {
-                            let boundary =
-                                self.boundary_before(prev_end, start, level, out.is_empty());
-                            out.push(Atom::gap(start..end).with_boundary(boundary));
-                            is_import.push(true);
-                        }
-                        prev_end = end;
-                    }
-                    (_, _) if node.is_named() || item.is_some() => {
-                        let start = self.lead_start(&mut lead, s, prev_end);
-                        let end = self.expand_end(e, ceil);
-                        let boundary = self.boundary_before(prev_end, start, level, out.is_empty());
-                        let range = start..end;
-                        let atom = if node.is_error() {
-                            self.fallback(range)
-                        } else if let Some(item) = item {
-                            self.symbol(node, item, None, range, depth, ctx)
-                        } else {
-                            match mark {
-                                Some(Mark::Wrapper { inner, keyword, ambiguous: false })
-                                    if self.items.contains_key(&inner.id()) =>
-                                {
-                                    let item = self.items[&inner.id()];
-                                    self.symbol(inner, item, keyword, range, depth, ctx)
-                                }
-                                Some(Mark::Expand { body }) => {
-                                    self.expand(node, body, range, depth, ctx)
-                                }
-                                _ => self.block(node, range, depth, ctx),
-                            }
+                        extend(last, end);
+                        acc.prev_end = end;
+                    } else {
+                        acc.lead = match acc.lead.take() {
+                            Some(l) if !has_blank_line(&self.bytes[l.end..s]) => Some(l.start..e),
+                            _ => Some(s..e),
                         };
-                        out.push(atom.with_boundary(boundary));
-                        is_import.push(false);
-                        prev_end = end;
                     }
-                    _ => {}
                 }
+                (None, Some(Mark::Import)) => {
+                    let start = self.lead_start(&mut acc.lead, s, acc.prev_end);
+                    let end = self.expand_end(e, ceil);
+                    if depth == 0 {
+                        self.add_import(s..e);
+                    }
+                    let merge = acc.is_import.last() == Some(&true)
+                        && acc.out.last().is_some_and(|l| {
+                            self.bytes[l.range.end..start].iter().all(u8::is_ascii_whitespace)
+                        });
+                    if merge {
+                        let last = acc.out.last_mut().expect("checked");
+                        last.range.end = end;
+                    } else {
+                        let boundary =
+                            self.boundary_before(acc.prev_end, start, level, acc.out.is_empty());
+                        acc.out.push(Atom::gap(start..end).with_boundary(boundary));
+                        acc.is_import.push(true);
+                    }
+                    acc.prev_end = end;
+                }
+                (None, None) if node.is_named() && !node.is_error() => {
+                    let start = self.lead_start_peek(&acc.lead, s, acc.prev_end);
+                    if !self.at_line_start(start) {
+                        // Mid-line: open it in place if it spans lines, else leave it to a gap.
+                        let multiline = node.start_position().row != node.end_position().row;
+                        if multiline && depth < MAX_DEPTH {
+                            self.visit(node, within, level, depth + 1, ctx, acc);
+                        }
+                        continue;
+                    }
+                    let start = self.lead_start(&mut acc.lead, s, acc.prev_end);
+                    let end = self.expand_end(e, ceil);
+                    let boundary =
+                        self.boundary_before(acc.prev_end, start, level, acc.out.is_empty());
+                    let atom = self.block(node, start..end, depth, ctx);
+                    acc.push(atom.with_boundary(boundary));
+                }
+                (_, _) if node.is_named() || item.is_some() => {
+                    let start = self.lead_start(&mut acc.lead, s, acc.prev_end);
+                    let end = self.expand_end(e, ceil);
+                    let boundary =
+                        self.boundary_before(acc.prev_end, start, level, acc.out.is_empty());
+                    let range = start..end;
+                    let atom = if node.is_error() {
+                        self.fallback(range)
+                    } else if let Some(item) = item {
+                        self.symbol(node, item, None, range, depth, ctx)
+                    } else {
+                        match mark {
+                            Some(Mark::Wrapper { inner, keyword, ambiguous: false })
+                                if self.items.contains_key(&inner.id()) =>
+                            {
+                                let item = self.items[&inner.id()];
+                                self.symbol(inner, item, keyword, range, depth, ctx)
+                            }
+                            Some(Mark::Expand { body }) => {
+                                self.expand(node, body, range, depth, ctx)
+                            }
+                            _ => self.block(node, range, depth, ctx),
+                        }
+                    };
+                    acc.push(atom.with_boundary(boundary));
+                }
+                _ => {}
             }
         }
-        self.fill(within, out, level)
+    }
+
+    fn at_line_start(&self, pos: usize) -> bool {
+        pos == 0 || self.bytes[pos - 1] == b'\n'
+    }
+
+    /// [`Self::lead_start`] without taking the lead.
+    fn lead_start_peek(&self, lead: &Option<Range<usize>>, s: usize, floor: usize) -> usize {
+        let mut lead = lead.clone();
+        self.lead_start(&mut lead, s, floor)
     }
 
     /// Where an entry starting at `s` starts once its leading comments and attributes and its
@@ -420,13 +473,14 @@ impl<'a, 't> Walker<'a, 't> {
             out.push(Atom::gap(range.start..blank_end).with_boundary(Boundary::Line));
         }
         if blank_end < range.end {
-            let at_line_start = blank_end == 0 || self.bytes[blank_end - 1] == b'\n';
-            let boundary = if !at_line_start {
+            let closing = matches!(self.bytes[i], b'}' | b')' | b']');
+            let boundary = if !self.at_line_start(blank_end) {
                 Boundary::Word
-            } else if tail && level != Level::Item {
+            } else if closing || tail && level != Level::Item {
                 Boundary::Line
             } else {
-                level.boundary(true)
+                let before = &self.bytes[range.start.saturating_sub(1)..blank_end];
+                level.boundary(has_blank_line(before))
             };
             out.push(Atom::gap(blank_end..range.end).with_boundary(boundary));
         }
@@ -454,7 +508,10 @@ impl<'a, 't> Walker<'a, 't> {
             }
             _ => self.entries(node, range.clone(), Level::Statement, depth + 1, ctx),
         };
-        let children = if children.len() > 1 { children } else { Vec::new() };
+        let children = match children.len() {
+            1 => children.into_iter().next().expect("one child").children,
+            _ => children,
+        };
         Atom::new(AtomKind::Symbol, range)
             .with_scope(true)
             .with_label(label)
@@ -473,8 +530,13 @@ impl<'a, 't> Walker<'a, 't> {
         if !self.worth_opening(node, &range, depth) {
             return atom;
         }
-        let children = self.entries(node, range, Level::Statement, depth + 1, ctx);
-        if children.len() > 1 { atom.with_children(children) } else { atom }
+        let mut children = self.entries(node, range, Level::Statement, depth + 1, ctx);
+        match children.len() {
+            // A wrapper (`expression_statement` around a call): its child covers it all.
+            1 => children.pop().expect("one child"),
+            0 => atom,
+            _ => atom.with_children(children),
+        }
     }
 
     /// A region under a parse error: blank-line blocks of lines, as plain text.

@@ -1,0 +1,232 @@
+//! Quality bars on real corpora: a slow test, run when `CLEAVE_SLOW_TESTS` is set.
+//!
+//! Each language reads the folder in `CLEAVE_CORPUS_<LANG>` (`RUST`, `PYTHON`, `GO`, `JAVA`,
+//! `TYPESCRIPT`, `JAVASCRIPT`, `TSX`); languages without one are skipped. For budgets of 2000
+//! and 8000 chars (header included) it reports: chunks within budget, bytes covered exactly
+//! once, symbol integrity, crumbs, chunks per 100 KB against plain fixed windows, and chunks
+//! starting inside a scope whose header names it. `CLEAVE_CORPUS_MAX_MB` caps the bytes read
+//! per language (default 30). The bars of issue 3 are asserted.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use cleave_code::{ParseContext, atomize_code, language_by_name};
+use cleave_core::{Atom, ChunkConfig, Source, Unit, check_invariants, pack};
+
+fn files(root: &Path, extensions: &[&str], max_bytes: u64) -> Vec<PathBuf> {
+    let mut stack = vec![root.to_path_buf()];
+    let mut out = Vec::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| extensions.contains(&e))
+            {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    let mut total = 0;
+    out.retain(|p| {
+        total += p.metadata().map_or(0, |m| m.len());
+        total <= max_bytes
+    });
+    out
+}
+
+#[derive(Default)]
+struct Stats {
+    files: usize,
+    bytes: usize,
+    chars: usize,
+    chunks: usize,
+    within: usize,
+    covered_once: usize,
+    windows: usize,
+    symbols_in_range: usize,
+    symbols_whole: usize,
+    fitting_symbols: usize,
+    fitting_whole: usize,
+    crumbs: usize,
+    crumbs_split: usize,
+    in_scope: usize,
+    scope_named: usize,
+    violations: usize,
+    header_chars: usize,
+    split_chunks: usize,
+    split_body_chars: usize,
+    degraded: usize,
+    first_violations: Vec<String>,
+    seconds: f64,
+}
+
+/// Symbols (named atoms) with their extent.
+fn symbols<'a>(atom: &'a Atom, out: &mut Vec<&'a Atom>) {
+    if atom.name().is_some() {
+        out.push(atom);
+    }
+    for child in &atom.children {
+        symbols(child, out);
+    }
+}
+
+/// Innermost labelled scope atom that strictly contains `at` (starts before it).
+fn innermost_scope(root: &Atom, at: usize) -> Option<&Atom> {
+    let mut found = None;
+    let mut atom = root;
+    while let Some(child) = atom.children.iter().find(|c| c.range.start <= at && at < c.range.end) {
+        if child.is_scope && child.label.is_some() && child.range.start < at {
+            found = Some(child);
+        }
+        atom = child;
+    }
+    found
+}
+
+fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats {
+    let lang = language_by_name(language).unwrap();
+    let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+    let sizer = Unit::Chars.sizer();
+    let mut stats = Stats::default();
+    let mut ctx = ParseContext::new();
+    let started = Instant::now();
+    for path in files(root, lang.extensions, max_bytes) {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        if text.is_empty() {
+            continue;
+        }
+        let rel = path.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        let tree = atomize_code(lang, &text, &mut ctx);
+        let source = Source::new(&rel, &text);
+        let chunks = pack(&source, &tree, &config);
+        stats.files += 1;
+        stats.bytes += text.len();
+        let n_chars = text.chars().count();
+        stats.chars += n_chars;
+        stats.windows += n_chars.div_ceil(budget);
+        stats.degraded += usize::from(!tree.diagnostics.is_empty());
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        stats.violations += errors.len();
+        for e in errors.into_iter().take(2) {
+            if stats.first_violations.len() < 6 {
+                stats.first_violations.push(format!("{rel}: {e}"));
+            }
+        }
+        // Coverage: bytes covered exactly once.
+        let mut cover = vec![0u8; text.len()];
+        for c in &chunks {
+            for b in &mut cover[c.byte_start..c.byte_end] {
+                *b = b.saturating_add(1);
+            }
+        }
+        stats.covered_once += cover.iter().filter(|&&n| n == 1).count();
+        for c in &chunks {
+            stats.chunks += 1;
+            stats.header_chars += sizer.size(&c.header);
+            if chunks.len() > 1 {
+                stats.split_chunks += 1;
+                stats.split_body_chars += c.tokens - sizer.size(&c.header);
+            }
+            stats.within += usize::from(c.tokens <= budget);
+            if c.tokens * 20 < budget {
+                stats.crumbs += 1;
+                stats.crumbs_split += usize::from(chunks.len() > 1);
+            }
+            if let Some(scope) = innermost_scope(&tree.root, c.byte_start) {
+                stats.in_scope += 1;
+                let label: String =
+                    scope.label_text().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+                stats.scope_named += usize::from(c.header.contains(&label));
+            }
+        }
+        let mut syms = Vec::new();
+        symbols(&tree.root, &mut syms);
+        let max_header = chunks.iter().map(|c| sizer.size(&c.header)).max().unwrap_or(0);
+        for sym in syms {
+            let size = sizer.size(&text[sym.range.clone()]);
+            let idx = chunks.partition_point(|c| c.byte_start <= sym.range.start);
+            let whole = idx > 0 && chunks[idx - 1].byte_end >= sym.range.end;
+            if size * 4 >= budget && size <= budget {
+                stats.symbols_in_range += 1;
+                stats.symbols_whole += usize::from(whole);
+                if size + max_header <= budget {
+                    stats.fitting_symbols += 1;
+                    stats.fitting_whole += usize::from(whole);
+                }
+            }
+        }
+    }
+    stats.seconds = started.elapsed().as_secs_f64();
+    stats
+}
+
+fn pct(a: usize, b: usize) -> f64 {
+    if b == 0 { 100.0 } else { a as f64 * 100.0 / b as f64 }
+}
+
+#[test]
+fn corpus_quality_bars() {
+    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
+        eprintln!("corpus_quality_bars: set CLEAVE_SLOW_TESTS=1 and CLEAVE_CORPUS_<LANG> to run");
+        return;
+    }
+    let max_mb: u64 =
+        std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
+    let mut failures = Vec::new();
+    for language in ["go", "java", "javascript", "python", "rust", "tsx", "typescript"] {
+        let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
+        let Some(root) = std::env::var_os(&var) else { continue };
+        for budget in [2000, 8000] {
+            let s = measure(language, Path::new(&root), budget, max_mb * 1_000_000);
+            let per_100kb = s.chunks as f64 * 100_000.0 / s.chars.max(1) as f64;
+            let windows_100kb = s.windows as f64 * 100_000.0 / s.chars.max(1) as f64;
+            let ratio = per_100kb / windows_100kb;
+            let line = format!(
+                "{language:<10} budget {budget:>5}: {} files {:.1} MB {:.1} MB/s | within {:.2}% | once {:.2}% | \
+                 symbols {:.2}% of {} (fitting with header {:.2}% of {}) | crumbs {:.2}% ({:.2}% in split files) | \
+                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x | scope named {:.2}% of {} | \
+                 degraded files {} | violations {} | mean header {:.0}, mean body in split files {:.0}",
+                s.files,
+                s.bytes as f64 / 1e6,
+                s.bytes as f64 / 1e6 / s.seconds,
+                pct(s.within, s.chunks),
+                pct(s.covered_once, s.bytes),
+                pct(s.symbols_whole, s.symbols_in_range),
+                s.symbols_in_range,
+                pct(s.fitting_whole, s.fitting_symbols),
+                s.fitting_symbols,
+                pct(s.crumbs, s.chunks),
+                pct(s.crumbs_split, s.chunks),
+                pct(s.scope_named, s.in_scope),
+                s.in_scope,
+                s.degraded,
+                s.violations,
+                s.header_chars as f64 / s.chunks.max(1) as f64,
+                s.split_body_chars as f64 / s.split_chunks.max(1) as f64,
+            );
+            eprintln!("{line}");
+            for v in &s.first_violations {
+                eprintln!("    {v}");
+            }
+            if s.within != s.chunks || s.covered_once != s.bytes || s.violations > 0 {
+                failures
+                    .push(format!("{language} {budget}: budget, coverage or invariants broken"));
+            }
+            if s.fitting_whole * 1000 < s.fitting_symbols * 999 {
+                failures.push(format!("{language} {budget}: symbol integrity below 99.9%"));
+            }
+            if s.scope_named != s.in_scope {
+                failures
+                    .push(format!("{language} {budget}: a chunk inside a scope does not name it"));
+            }
+        }
+    }
+    // Crumb and chunk-count bars are reported above; they depend on the packer's tuning too.
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
