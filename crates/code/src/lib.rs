@@ -165,6 +165,8 @@ pub struct ParseContext {
     cursor: QueryCursor,
     /// Name of the language the parser is set to.
     current: Option<&'static str>,
+    /// Bytes of the current file that fell back to line packing.
+    fallback_bytes: usize,
 }
 
 impl std::fmt::Debug for ParseContext {
@@ -182,7 +184,7 @@ impl Default for ParseContext {
 impl ParseContext {
     /// A fresh context.
     pub fn new() -> Self {
-        Self { parser: Parser::new(), cursor: QueryCursor::new(), current: None }
+        Self { parser: Parser::new(), cursor: QueryCursor::new(), current: None, fallback_bytes: 0 }
     }
 
     fn set_language(&mut self, language: &'static Language) -> bool {
@@ -249,18 +251,23 @@ pub fn atomize_code(language: &Language, text: &str, ctx: &mut ParseContext) -> 
         return fallback(format!("the {} parser gave up on this file", language.name));
     };
     let root = syntax.root_node();
+    ctx.fallback_bytes = 0;
     let mut walker = walk::Walker::new(text, language, config, root, ctx, 0);
     let children = walker.root(root, 0..text.len(), ctx);
     tree.context = context_lines(&walker.imports);
-    tree.root = root_atom().with_children(if children.len() > 1 { children } else { Vec::new() });
+    tree.root = root_atom().with_children(children);
     let errors = walk::error_bytes(root);
-    if errors > 0 {
-        let share = errors as f64 * 100.0 / text.len() as f64;
+    if errors > 0 || ctx.fallback_bytes > 0 {
+        let share = |n: usize| n as f64 * 100.0 / text.len() as f64;
         tree.diagnostics.push(Diagnostic::new(
             Severity::Degraded,
             format!(
-                "parse errors: {share:.1}% of the file ({errors} of {} bytes) fell back to line packing",
-                text.len()
+                "parse errors: {:.1}% of the file ({errors} of {} bytes) under error nodes, \
+                 {:.1}% ({} bytes) fell back to line packing",
+                share(errors),
+                text.len(),
+                share(ctx.fallback_bytes),
+                ctx.fallback_bytes,
             ),
         ));
     }

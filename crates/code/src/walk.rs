@@ -342,7 +342,7 @@ impl<'a, 't> Walker<'a, 't> {
                         self.boundary_before(acc.prev_end, start, level, acc.out.is_empty());
                     let range = start..end;
                     let atom = if node.is_error() {
-                        self.fallback(range)
+                        self.error_region(node, range, depth, ctx)
                     } else if let Some(item) = item {
                         self.symbol(node, item, None, range, depth, ctx)
                     } else {
@@ -539,8 +539,69 @@ impl<'a, 't> Walker<'a, 't> {
         }
     }
 
+    /// A region under a parse error: the items tree-sitter still recognised in it are atoms,
+    /// the rest falls back to blank-line blocks of lines.
+    fn error_region(
+        &mut self,
+        node: Node<'t>,
+        range: Range<usize>,
+        depth: usize,
+        ctx: &mut ParseContext,
+    ) -> Atom {
+        if depth >= MAX_DEPTH || !self.holds_item(range.start.saturating_sub(1)..range.end) {
+            return self.recover(range, ctx);
+        }
+        let children = self.entries(node, range.clone(), Level::Item, depth + 1, ctx);
+        let mut out = Vec::with_capacity(children.len());
+        for child in children {
+            if child.kind == AtomKind::Gap && child.range.len() >= OPEN_MIN {
+                out.push(self.fallback(child.range.clone(), ctx).with_boundary(child.boundary));
+            } else {
+                out.push(child);
+            }
+        }
+        Atom::new(AtomKind::Block, range).with_children(out)
+    }
+
+    /// An error region with no items in it: tree-sitter may have swallowed good code after the
+    /// bad line. Parse the region again from each of its next few blank-line blocks on; the
+    /// first parse that finds items keeps them, and only the text before it falls back.
+    fn recover(&mut self, range: Range<usize>, ctx: &mut ParseContext) -> Atom {
+        if self.expand_depth >= MAX_EXPAND {
+            return self.fallback(range, ctx);
+        }
+        let blocks = cleave_core::blocks(self.text, range.clone());
+        for block in blocks.iter().skip(1).take(3) {
+            let start = block.range.start;
+            let parsed = ctx.parse_ranges(
+                self.language,
+                self.text,
+                &[ts_range(self.text, start..range.end)],
+            );
+            let Some(tree) = parsed else { break };
+            let children = expand_tree(
+                self.text,
+                self.language,
+                self.config,
+                &tree,
+                start..range.end,
+                self.expand_depth + 1,
+                0.5,
+                ctx,
+            );
+            if let Some(children) = children {
+                let mut all = Vec::with_capacity(children.len() + 1);
+                all.push(self.fallback(range.start..start, ctx));
+                all.extend(children);
+                return Atom::new(AtomKind::Block, range).with_children(all);
+            }
+        }
+        self.fallback(range, ctx)
+    }
+
     /// A region under a parse error: blank-line blocks of lines, as plain text.
-    fn fallback(&self, range: Range<usize>) -> Atom {
+    fn fallback(&self, range: Range<usize>, ctx: &mut ParseContext) -> Atom {
+        ctx.fallback_bytes += range.len();
         let mut blocks = cleave_core::blocks(self.text, range.clone());
         let children =
             if blocks.len() == 1 { std::mem::take(&mut blocks[0].children) } else { blocks };
@@ -570,13 +631,13 @@ impl<'a, 't> Walker<'a, 't> {
             row: body.end_position().row,
             column: body.end_position().column.saturating_sub(1),
         };
-        let ts_range = tree_sitter::Range {
+        let range_ts = tree_sitter::Range {
             start_byte: inner.start,
             end_byte: inner.end,
             start_point,
             end_point,
         };
-        let parsed = ctx.parse_ranges(self.language, self.text, &[ts_range]);
+        let parsed = ctx.parse_ranges(self.language, self.text, &[range_ts]);
         let Some(tree) = parsed else { return self.block(node, range, depth, ctx) };
         match expand_tree(
             self.text,
@@ -585,6 +646,7 @@ impl<'a, 't> Walker<'a, 't> {
             &tree,
             inner.clone(),
             self.expand_depth + 1,
+            0.1,
             ctx,
         ) {
             Some(children) => {
@@ -672,6 +734,7 @@ impl<'a, 't> Walker<'a, 't> {
 
 /// Atomizes the items of a macro body parsed on its own; `None` when it holds no items or
 /// parses badly, so the caller keeps the body as a plain block.
+#[allow(clippy::too_many_arguments)] // reason: the walker's state, passed to a fresh walker
 fn expand_tree(
     text: &str,
     language: &'static Language,
@@ -679,10 +742,11 @@ fn expand_tree(
     tree: &Tree,
     inner: Range<usize>,
     expand_depth: usize,
+    max_error_share: f64,
     ctx: &mut ParseContext,
 ) -> Option<Vec<Atom>> {
     let root = tree.root_node();
-    if root.has_error() && error_bytes(root) * 10 > inner.len() {
+    if root.has_error() && error_bytes(root) as f64 > inner.len() as f64 * max_error_share {
         return None;
     }
     let mut walker = Walker::new(text, language, config, root, ctx, expand_depth);
@@ -693,28 +757,50 @@ fn expand_tree(
     (!children.is_empty()).then_some(children)
 }
 
-/// Bytes under outermost ERROR nodes (MISSING nodes are empty).
+/// The tree-sitter range of `range`, with rows and columns counted in `text`.
+fn ts_range(text: &str, range: Range<usize>) -> tree_sitter::Range {
+    let point = |at: usize| {
+        let before = &text.as_bytes()[..at];
+        let row = before.iter().filter(|&&b| b == b'\n').count();
+        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    tree_sitter::Range {
+        start_byte: range.start,
+        end_byte: range.end,
+        start_point: point(range.start),
+        end_point: point(range.end),
+    }
+}
+
+/// Bytes under outermost ERROR nodes (MISSING nodes are empty). Iterative: error trees can be
+/// deep.
 pub(crate) fn error_bytes(root: Node<'_>) -> usize {
     if !root.has_error() {
         return 0;
     }
-    if root.is_error() {
-        return root.end_byte() - root.start_byte();
-    }
     let mut total = 0;
     let mut cursor = root.walk();
-    if cursor.goto_first_child() {
+    loop {
+        let node = cursor.node();
+        let descend = if node.is_error() {
+            total += node.end_byte() - node.start_byte();
+            false
+        } else {
+            node.has_error()
+        };
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
         loop {
-            let node = cursor.node();
-            if node.has_error() {
-                total += error_bytes(node);
-            }
-            if !cursor.goto_next_sibling() {
+            if cursor.goto_next_sibling() {
                 break;
+            }
+            if !cursor.goto_parent() {
+                return total;
             }
         }
     }
-    total
 }
 
 /// Grows an atom to `end`, giving an opened atom a trailing gap for the new bytes.

@@ -1,0 +1,233 @@
+//! Behaviour of the code atomizer on small inputs: structure, labels, macro bodies, parse
+//! errors, oversize items, and bad input. Every test that chunks checks the invariants.
+
+use cleave_code::{ParseContext, atomize_code, language_by_name, languages};
+use cleave_core::{
+    Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants, pack,
+};
+use proptest::prelude::*;
+
+fn atomize(lang: &str, text: &str) -> AtomTree {
+    let tree = atomize_code(language_by_name(lang).unwrap(), text, &mut ParseContext::new());
+    tree.root.validate(text).unwrap();
+    tree
+}
+
+fn chunk(path: &str, lang: &str, text: &str, budget: usize) -> (AtomTree, Vec<Chunk>) {
+    let tree = atomize(lang, text);
+    let source = Source::new(path, text);
+    let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    assert_invariants(&source, &tree, &chunks, &config);
+    (tree, chunks)
+}
+
+/// Qualified names of every symbol, in order.
+fn symbols(tree: &AtomTree) -> Vec<String> {
+    fn walk(atom: &Atom, prefix: &mut Vec<String>, sep: &str, out: &mut Vec<String>) {
+        let name = atom.name().map(str::to_owned);
+        if let Some(n) = &name {
+            prefix.push(n.clone());
+            out.push(prefix.join(sep));
+        }
+        for child in &atom.children {
+            walk(child, prefix, sep, out);
+        }
+        if name.is_some() {
+            prefix.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&tree.root, &mut Vec::new(), tree.separator, &mut out);
+    out
+}
+
+fn find<'a>(atom: &'a Atom, label: &str) -> Option<&'a Atom> {
+    if atom.label_text() == Some(label) {
+        return Some(atom);
+    }
+    atom.children.iter().find_map(|c| find(c, label))
+}
+
+#[test]
+fn doc_comments_and_attributes_belong_to_the_item() {
+    let text = "use std::fmt;\n\n/// Docs.\n#[derive(Debug)]\npub struct A {\n    x: u8,\n}\n";
+    let tree = atomize("rust", text);
+    let a = find(&tree.root, "struct A").unwrap();
+    assert!(text[a.range.clone()].starts_with("/// Docs.\n#[derive(Debug)]\npub struct A"));
+    assert_eq!(a.label.as_ref().unwrap().signature.as_deref(), Some("pub struct A"));
+    assert_eq!(tree.context, ["imports: std::fmt"]);
+}
+
+#[test]
+fn decorators_javadoc_and_jsdoc_belong_to_the_item() {
+    let py = "import os\n\n\n@app.route('/')\n@login_required\ndef index():\n    return 'hi'\n";
+    let tree = atomize("python", py);
+    let index = find(&tree.root, "def index").unwrap();
+    assert!(py[index.range.clone()].starts_with("@app.route"));
+    let java = "class A {\n    /** Docs. */\n    @Override\n    public String toString() {\n        return \"\";\n    }\n}\n";
+    let tree = atomize("java", java);
+    let m = find(&tree.root, "String toString").unwrap();
+    assert!(java[m.range.clone()].starts_with("    /** Docs. */"));
+    assert_eq!(m.label.as_ref().unwrap().signature.as_deref(), Some("public String toString()"));
+    let ts =
+        "/** Adds. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n";
+    let tree = atomize("typescript", ts);
+    let add = find(&tree.root, "function add").unwrap();
+    assert_eq!(add.range, 0..ts.len());
+}
+
+#[test]
+fn trailing_comments_stay_on_their_line() {
+    let pad = "    let padding = \"a statement long enough that the function is opened into statements\";\n";
+    let text = format!("fn a() {{\n    let x = 1; // one\n{pad}{pad}{pad}    let y = 2;\n}}\n");
+    let text = text.as_str();
+    let tree = atomize("rust", text);
+    let f = find(&tree.root, "fn a").unwrap();
+    let stmt = f.children.iter().find(|c| text[c.range.clone()].contains("let x")).unwrap();
+    assert_eq!(&text[stmt.range.clone()], "    let x = 1; // one\n");
+}
+
+#[test]
+fn scopes_in_each_languages_words() {
+    let go = "package s\n\nfunc (s *Server) Start() error {\n\treturn nil\n}\n";
+    let tree = atomize("go", go);
+    assert!(find(&tree.root, "func (s *Server) Start").is_some());
+    assert_eq!(symbols(&tree), ["Server.Start"]);
+    let py = "class A:\n    class B:\n        def f(self):\n            def g():\n                pass\n";
+    assert_eq!(symbols(&atomize("python", py)), ["A", "A.B", "A.B.f", "A.B.f.g"]);
+    let ts = "namespace N {\n  export class C {\n    m() {}\n  }\n}\nconst o = {\n  f() {},\n  g: () => 1,\n};\n";
+    assert_eq!(symbols(&atomize("typescript", ts)), ["N", "N.C", "N.C.m", "o", "o.f", "o.g"]);
+    let rs =
+        "impl Display for Token {\n    fn fmt(&self) {}\n}\nmod parser {\n    fn parse() {}\n}\n";
+    let tree = atomize("rust", rs);
+    assert!(find(&tree.root, "impl Display for Token").is_some());
+    assert_eq!(symbols(&tree), ["Token", "Token::fmt", "parser", "parser::parse"]);
+}
+
+#[test]
+fn item_macro_bodies_are_items() {
+    let text = "cfg_rt! {\n    /// Spawns.\n    pub fn spawn() {\n        todo()\n    }\n\n    pub struct Handle;\n}\n";
+    let tree = atomize("rust", text);
+    assert_eq!(symbols(&tree), ["spawn", "Handle"]);
+    let spawn = find(&tree.root, "fn spawn").unwrap();
+    assert!(text[spawn.range.clone()].starts_with("    /// Spawns."));
+    // A macro whose body is no items stays a plain block.
+    let tree = atomize("rust", "vec_of! {\n    1, 2, 3,\n    4, 5\n}\n");
+    assert!(symbols(&tree).is_empty());
+}
+
+#[test]
+fn boundaries_rank_items_over_members_over_statements() {
+    let long = "\"a string long enough that the function is opened into its statements, \
+                it takes several of them, and then some more words\"";
+    let text = format!(
+        "fn a() {{\n    let x = {long};\n    let y = {long};\n\n    x + y\n}}\n\nfn b() {{}}\n"
+    );
+    let tree = atomize("rust", &text);
+    let b = find(&tree.root, "fn b").unwrap();
+    assert_eq!(b.boundary, cleave_core::Boundary::Item);
+    let a = find(&tree.root, "fn a").unwrap();
+    let kinds: Vec<_> =
+        a.children.iter().filter(|c| c.kind == AtomKind::Block).map(|c| c.boundary).collect();
+    use cleave_core::Boundary::{Line, Paragraph, Statement};
+    assert_eq!(kinds, [Line, Statement, Paragraph]);
+}
+
+#[test]
+fn parse_errors_degrade_locally_and_are_reported() {
+    let text = "export function before(): number {\n  return 1;\n}\n\nlet x = {{{ ]] )) (( ;;\nfoo bar baz\n\nexport function after(): number {\n  return 2;\n}\n";
+    let (tree, _) = chunk("e.ts", "typescript", text, 80);
+    let syms = symbols(&tree);
+    // tree-sitter swallows `after` into the error node; parsing the region again from its
+    // next blank-line block finds it.
+    assert_eq!(syms, ["before", "after"]);
+    let d = tree.diagnostics.iter().find(|d| d.severity == Severity::Degraded).unwrap();
+    assert!(d.message.contains("under error nodes, 27.4% (37 bytes) fell back"), "{}", d.message);
+}
+
+#[test]
+fn variance_annotations_keep_the_rest_of_the_file() {
+    let text = "export function before() {\n  return 1;\n}\n\ninterface Producer<out T> {\n  produce(): T;\n}\n\nexport function after() {\n  return 2;\n}\n";
+    let (tree, _) = chunk("v.ts", "typescript", text, 60);
+    let syms = symbols(&tree);
+    assert!(syms.contains(&"before".to_owned()) && syms.contains(&"after".to_owned()), "{syms:?}");
+}
+
+#[test]
+fn oversize_functions_become_parts_with_signature_and_scope() {
+    let body: String =
+        (0..60).map(|i| format!("    let v{i} = compute({i}, \"some text\");\n")).collect();
+    let text = format!(
+        "impl Engine {{\n    pub fn run(&self, input: &str) -> usize {{\n{body}        0\n    }}\n}}\n"
+    );
+    let (_, chunks) = chunk("src/engine.rs", "rust", &text, 600);
+    assert!(chunks.len() > 3);
+    for c in &chunks[1..] {
+        assert!(c.header.contains("// in impl Engine > fn run (part "), "{}", c.header);
+        assert!(c.header.contains("pub fn run(&self, input: &str) -> usize"), "{}", c.header);
+        assert_eq!(c.scope, ["impl Engine", "fn run"]);
+    }
+}
+
+#[test]
+fn a_huge_literal_falls_back_to_lines_within_its_atom() {
+    let items: String = (0..400).map(|i| format!("    {i},\n")).collect();
+    let text = format!("const TABLE: [u32; 400] = [\n{items}];\n\nfn after() {{}}\n");
+    let (_, chunks) = chunk("t.rs", "rust", &text, 300);
+    let after = chunks.iter().find(|c| c.text.contains("fn after")).unwrap();
+    assert!(after.symbols.contains(&"after".to_owned()));
+    assert!(
+        chunks
+            .iter()
+            .filter(|c| c.text.contains("    1"))
+            .all(|c| c.scope == ["const TABLE"] || c.byte_start == 0)
+    );
+}
+
+#[test]
+fn headers_use_the_languages_comment_and_imports() {
+    let text = format!("import os\nimport sys\n\n\ndef f():\n{}", "    x = 1\n".repeat(80));
+    let (_, chunks) = chunk("pkg/mod.py", "python", &text, 400);
+    assert!(chunks.len() > 1);
+    assert!(
+        chunks[1].header.starts_with("# pkg/mod.py\n# in def f (part 2/"),
+        "{}",
+        chunks[1].header
+    );
+    assert!(chunks[1].header.contains("# imports: os, sys\n"), "{}", chunks[1].header);
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let text = format!("x = {}1{}\n", "[".repeat(5000), "]".repeat(5000));
+    chunk("deep.py", "python", &text, 200);
+    let text = format!("let x = {}1{};\n", "(".repeat(5000), ")".repeat(5000));
+    chunk("deep.js", "javascript", &text, 200);
+}
+
+#[test]
+fn parse_context_is_send() {
+    fn is_send<T: Send>() {}
+    is_send::<ParseContext>();
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any text, in any language, atomizes to a valid tree and chunks within the invariants.
+    #[test]
+    fn never_panics_and_keeps_invariants(
+        text in "[a-z{}()\\[\\];:,.=<>#@/*'\"\\n \t]{0,400}",
+        lang_idx in 0usize..7,
+        budget in 40usize..400,
+    ) {
+        let language = &languages()[lang_idx];
+        let tree = atomize_code(language, &text, &mut ParseContext::new());
+        prop_assert!(tree.root.validate(&text).is_ok());
+        let source = Source::new("f", &text);
+        let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        assert_invariants(&source, &tree, &chunks, &config);
+    }
+}
