@@ -240,12 +240,24 @@ impl Builder<'_> {
                     if start != line_start(self.b, node.range.start).max(range.start) {
                         continue;
                     }
-                    cuts.push((start, Boundary::Line));
-                    let eol = line_end_incl(self.b, node.range.end);
+                    // A block inside a running sentence ("… for example, as" + a quote) stays
+                    // in its paragraph: no cut before it, and none after it when the sentence
+                    // goes on in lower case.
+                    let before = self.text[range.start..start].trim_end();
+                    let mid_sentence =
+                        before.chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == ',');
+                    if !mid_sentence || before.lines().last().is_some_and(is_command_line) {
+                        cuts.push((start, Boundary::Line));
+                    }
+                    let eol = line_end_incl(self.b, node.range.end).min(range.end);
                     let rest = self.text[node.range.end..eol].trim_start();
                     let after =
                         if rest.is_empty() || rest.starts_with('%') { eol } else { node.range.end };
-                    cuts.push((after, Boundary::Line));
+                    let goes_on =
+                        self.text[after..range.end].trim_start().starts_with(char::is_lowercase);
+                    if !goes_on {
+                        cuts.push((after, Boundary::Line));
+                    }
                 }
                 _ => {}
             }
@@ -358,12 +370,14 @@ impl Builder<'_> {
     /// An environment (or verbatim-like environment) whose atom covers `outer`.
     fn env_atom(&self, idx: usize, outer: Range<usize>) -> Atom {
         let node = &self.nodes[idx];
-        let (name, inner) = match &node.kind {
-            NodeKind::Env { name, inner } => (name.as_str(), Some(inner.clone())),
-            NodeKind::Verbatim(name) => (name.as_str(), None),
-            _ => ("", None),
+        let (name, inner, container) = match &node.kind {
+            NodeKind::Env { name, inner, container } => {
+                (name.as_str(), Some(inner.clone()), *container)
+            }
+            NodeKind::Verbatim(name) => (name.as_str(), None, false),
+            _ => ("", None, false),
         };
-        let class = env_class(name, self.theorems);
+        let class = if container { EnvClass::Container } else { env_class(name, self.theorems) };
         let eol = line_end_incl(self.b, node.range.start).min(node.range.end);
         let signature = shorten(self.text[node.range.start..eol].trim());
         let label = AtomLabel { label: name.to_owned(), name: None, signature: Some(signature) };
@@ -373,8 +387,16 @@ impl Builder<'_> {
             .with_boundary(Boundary::Paragraph)
             .with_label(label);
         let Some(inner) = inner else { return atom };
-        if class.is_line_based() {
-            return atom;
+        if class.is_line_based_env(name) {
+            // Rows or lines; regions nested inside (a picture in a long table, math in a cell)
+            // stay protected when the environment must be split at its lines.
+            let regions: Vec<usize> =
+                node.children.iter().copied().filter(|&i| self.nodes[i].is_region()).collect();
+            if regions.is_empty() {
+                return atom;
+            }
+            let inside = self.inline(outer.clone(), &regions, Boundary::Paragraph);
+            return atom.with_children(inside.children);
         }
         // Begin line, body, end line.
         let open_end = line_end_incl(self.b, inner.start).max(inner.start);
@@ -559,7 +581,9 @@ impl Builder<'_> {
     fn ends_with_period(&self, node: &Node) -> bool {
         let body = match &node.kind {
             NodeKind::Math { display: true } => &self.text[node.range.clone()],
-            NodeKind::Env { name, inner } if env_class(name, self.theorems) == EnvClass::Math => {
+            NodeKind::Env { name, inner, .. }
+                if env_class(name, self.theorems) == EnvClass::Math =>
+            {
                 &self.text[inner.clone()]
             }
             _ => return false,
@@ -639,6 +663,12 @@ fn group(mut atoms: Vec<Atom>, range: Range<usize>, boundary: Boundary) -> Atom 
         return Atom { boundary, ..only };
     }
     Atom::new(AtomKind::Block, range).with_boundary(boundary).with_children(atoms)
+}
+
+/// Whether a line holds only commands (`\clearpage`, `\label{x}`, `\centering`), no prose.
+fn is_command_line(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('\\') && !t.contains(' ') || t.starts_with('%')
 }
 
 fn is_word_byte(c: u8) -> bool {

@@ -400,3 +400,269 @@ proptest! {
         }
     }
 }
+
+// ---- corpus measurement ------------------------------------------------------------------
+
+/// A region an independent, simpler scan finds: math or a `\begin`…`\end` environment.
+struct Region {
+    range: std::ops::Range<usize>,
+    kind: &'static str,
+}
+
+/// Math and environments found without the atomizer: comments masked, verbatim-like bodies
+/// skipped, `\begin`/`\end` paired by name, `$`, `$$` and `\[ \]` paired inside paragraphs.
+fn independent_regions(text: &str) -> Vec<Region> {
+    let b = text.as_bytes();
+    let mut masked = b.to_vec();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'%' => {
+                while i < b.len() && b[i] != b'\n' {
+                    masked[i] = b' ';
+                    i += 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    let m = &masked[..];
+    let mut out = Vec::new();
+    let mut stack: Vec<(String, usize)> = Vec::new();
+    let mut math: Option<(usize, &'static str)> = None;
+    let mut i = 0;
+    while i < m.len() {
+        if m[i] == b'\n'
+            && m[i + 1..].iter().take_while(|&&c| c != b'\n').all(|c| c.is_ascii_whitespace())
+        {
+            math = None;
+        }
+        if m[i] == b'\\' {
+            let rest = &text[i..];
+            let env = |prefix: &str| {
+                rest.strip_prefix(prefix)
+                    .and_then(|r| r.find('}').filter(|&e| e < 40).map(|e| r[..e].to_owned()))
+            };
+            if let Some(name) = env("\\begin{") {
+                let verbatim = ["verbatim", "lstlisting", "minted", "Verbatim", "comment"];
+                if verbatim.contains(&name.as_str()) {
+                    let closer = format!("\\end{{{name}}}");
+                    if let Some(e) = rest.find(&closer) {
+                        out.push(Region { range: i..i + e + closer.len(), kind: "environment" });
+                        i += e + closer.len();
+                        continue;
+                    }
+                }
+                if math.is_none() {
+                    stack.push((name, i));
+                }
+            } else if let Some(name) = env("\\end{") {
+                if math.is_none()
+                    && let Some(p) = stack.iter().rposition(|(n, _)| *n == name)
+                {
+                    let (_, start) = stack[p].clone();
+                    stack.truncate(p);
+                    if name != "document" {
+                        out.push(Region { range: start..i + 6 + name.len(), kind: "environment" });
+                    }
+                }
+            } else if m.get(i + 1) == Some(&b'[') && math.is_none() {
+                math = Some((i, "\\]"));
+            } else if m.get(i + 1) == Some(&b']') && math.is_some_and(|(_, c)| c == "\\]") {
+                out.push(Region { range: math.unwrap().0..i + 2, kind: "display math" });
+                math = None;
+            }
+            i += 2;
+            continue;
+        }
+        if m[i] == b'$' {
+            let display = m.get(i + 1) == Some(&b'$');
+            let token = if display { "$$" } else { "$" };
+            match math {
+                Some((start, closer)) if closer == token => {
+                    let kind = if display { "display math" } else { "inline math" };
+                    out.push(Region { range: start..i + token.len(), kind });
+                    math = None;
+                }
+                None => math = Some((i, token)),
+                _ => {}
+            }
+            i += token.len();
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    bytes: usize,
+    chunks: usize,
+    violations: usize,
+    fits: std::collections::BTreeMap<&'static str, (usize, usize)>,
+    starts: usize,
+    mid_word: usize,
+    mid_sentence: usize,
+    below_heading: usize,
+    with_breadcrumb: usize,
+}
+
+fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
+    let tree = atomize(text);
+    let source = Source::new(path, text);
+    let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    let errors = check_invariants(&source, &tree, &chunks, &config);
+    if !errors.is_empty() {
+        eprintln!("{path} @{budget}: {}", errors[..errors.len().min(3)].join("; "));
+    }
+    t.files += 1;
+    t.bytes += text.len();
+    t.chunks += chunks.len();
+    t.violations += errors.len();
+    let chars = |s: &str| s.chars().count();
+    let max_header = chunks.iter().map(|c| chars(&c.header)).max().unwrap_or(0);
+    for r in independent_regions(text) {
+        if max_header + chars(&text[r.range.clone()]) + 16 > budget {
+            continue;
+        }
+        let whole =
+            chunks.iter().any(|c| c.byte_start <= r.range.start && r.range.end <= c.byte_end);
+        if !whole && std::env::var_os("CLEAVE_VERBOSE").is_some() {
+            let s: String = text[r.range.clone()].chars().take(80).collect();
+            eprintln!("  split {} in {path} @{budget}: {s:?}", r.kind);
+        }
+        let e = t.fits.entry(r.kind).or_default();
+        e.0 += 1;
+        e.1 += usize::from(whole);
+    }
+    let b = text.as_bytes();
+    for c in &chunks[1..] {
+        t.starts += 1;
+        if starts_mid_word(text, c) {
+            t.mid_word += 1;
+        }
+        let before = text[..c.byte_start].trim_end();
+        let blank_between = text[before.len()..c.byte_start].matches('\n').count() >= 2;
+        let prev = before.chars().next_back();
+        // Headings and items start something new; so does text after a line of commands
+        // (`\clearpage`).
+        let heading = ["\\part", "\\chapter", "\\section", "\\subsection", "\\subsubsection"];
+        let new_unit = heading
+            .iter()
+            .chain(&["\\paragraph", "\\item", "\\bibitem"])
+            .any(|h| c.text.trim_start().starts_with(h));
+        let prev_line = before.lines().last().unwrap_or("").trim();
+        let after_commands = prev_line.starts_with('\\') && !prev_line.contains(' ');
+        let continues =
+            prev.is_some_and(|p| p.is_alphanumeric() || p == ',') && !new_unit && !after_commands;
+        if continues && !blank_between {
+            // Exempt: the paragraph holding the start is larger than the budget.
+            let para_start = text[..c.byte_start].rfind("\n\n").map_or(0, |p| p + 2);
+            let para_end = text[c.byte_start..].find("\n\n").map_or(b.len(), |p| c.byte_start + p);
+            if chars(&text[para_start..para_end]) + max_header <= budget {
+                t.mid_sentence += 1;
+                if std::env::var_os("CLEAVE_VERBOSE").is_some() {
+                    let s: String = c.text.chars().take(60).collect();
+                    let p: String = before
+                        .chars()
+                        .rev()
+                        .take(40)
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect();
+                    eprintln!("  mid-sentence in {path} @{budget}: {p:?} | {s:?}");
+                }
+            }
+        }
+    }
+    for c in &chunks {
+        let below = c.provenance.as_ref().is_some_and(|p| !p.section.is_empty());
+        let heading = [
+            "\\part",
+            "\\chapter",
+            "\\section",
+            "\\subsection",
+            "\\subsubsection",
+            "\\paragraph",
+            "\\subparagraph",
+        ];
+        let starts_heading = heading.iter().any(|h| c.text.trim_start().starts_with(h));
+        if below && !starts_heading {
+            t.below_heading += 1;
+            if !c.scope.is_empty() && c.header.contains("% in ") {
+                t.with_breadcrumb += 1;
+            }
+        }
+    }
+}
+
+fn tex_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            tex_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "tex") {
+            out.push(p);
+        }
+    }
+}
+
+/// Quality bars on real LaTeX. Set `CLEAVE_SLOW_TESTS=1` and point `CLEAVE_LATEX_CORPUS` at a
+/// folder of `.tex` files (for example the sources in Debian's `texlive-publishers-doc`,
+/// `texlive-science-doc` and `texlive-latex-base-doc`); without it the fixtures are measured.
+#[test]
+fn corpus_quality() {
+    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
+        return;
+    }
+    let dir = std::env::var_os("CLEAVE_LATEX_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/latex"));
+    let mut files = Vec::new();
+    tex_files(&dir, &mut files);
+    for budget in [1000, 4000] {
+        let mut t = Tally::default();
+        let started = std::time::Instant::now();
+        let mut skipped = 0;
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                skipped += 1;
+                continue;
+            };
+            tally_file(&f.to_string_lossy(), &text, budget, &mut t);
+        }
+        let pct = |a: usize, b: usize| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
+        eprintln!(
+            "budget {budget} chars: {} files ({skipped} not UTF-8), {:.1} MB, {} chunks, {:.1?}",
+            t.files,
+            t.bytes as f64 / 1e6,
+            t.chunks,
+            started.elapsed()
+        );
+        for (kind, (n, whole)) in &t.fits {
+            eprintln!("  {kind}: {whole}/{n} that fit stay whole ({:.2} %)", pct(*whole, *n));
+        }
+        eprintln!(
+            "  starts: {} mid-word ({:.2} %), {} mid-sentence in a paragraph that fits ({:.2} %)",
+            t.mid_word,
+            pct(t.mid_word, t.starts),
+            t.mid_sentence,
+            pct(t.mid_sentence, t.starts)
+        );
+        eprintln!(
+            "  breadcrumbs: {}/{} chunks below a heading ({:.2} %); invariant violations: {}",
+            t.with_breadcrumb,
+            t.below_heading,
+            pct(t.with_breadcrumb, t.below_heading),
+            t.violations
+        );
+        assert_eq!(t.violations, 0, "within budget, exact coverage, integrity");
+    }
+}

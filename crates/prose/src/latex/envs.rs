@@ -41,6 +41,13 @@ impl EnvClass {
         matches!(self, EnvClass::Math | EnvClass::Code | EnvClass::Table)
     }
 
+    /// Whether environment `name` of this class reads as lines; floats (`table`) hold a
+    /// caption and a tabular, so they are opened into blocks instead.
+    pub(crate) fn is_line_based_env(self, name: &str) -> bool {
+        let base = name.strip_suffix('*').unwrap_or(name);
+        self.is_line_based() && !matches!(base, "table" | "sidewaystable" | "wraptable")
+    }
+
     /// Whether the environment stands as a block of its own, apart from the sentence around it.
     /// Display math stays inside its paragraph: it is part of a sentence.
     pub(crate) fn is_block(self) -> bool {
@@ -67,7 +74,19 @@ pub(crate) fn is_verbatim(name: &str) -> bool {
             | "spverbatim"
             | "verbatimtab"
             | "code"
-    )
+    ) || is_verbatim_like(name)
+}
+
+/// Package documentation declares its own verbatim environments (`dtxverblisting`,
+/// `sourcecode`, `tcblisting`): names that say "verbatim", "listing" or "code" are read as such.
+fn is_verbatim_like(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let base = lower.strip_suffix('*').unwrap_or(&lower);
+    base.contains("verb")
+        || base.contains("listing")
+        || base.ends_with("code")
+        || base == "source"
+        || base.starts_with("minted")
 }
 
 /// The class of environment `name`; `theorems` are names declared with `\newtheorem`.

@@ -58,8 +58,9 @@ pub(super) struct Token {
 /// What the matcher found: regions that nest, and markers that fall inside them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum NodeKind {
-    /// A matched environment; `inner` lies between `\begin{…}` and `\end{…}`.
-    Env { name: String, inner: Range<usize> },
+    /// A matched environment; `inner` lies between `\begin{…}` and `\end{…}`. One that holds a
+    /// sectioning command is a `container`: it is opened into sections, never protected.
+    Env { name: String, inner: Range<usize>, container: bool },
     /// Math, inline or display.
     Math { display: bool },
     /// A verbatim-like environment (opaque).
@@ -486,30 +487,42 @@ impl Scan {
     /// Pairs `\begin` with `\end` and turns tokens into a flat list of nodes.
     fn pair(&mut self, text: &str, tokens: Vec<Token>) -> Vec<Node> {
         let mut out: Vec<Node> = Vec::with_capacity(tokens.len());
-        // Open environments: name and the range of their `\begin`.
-        let mut stack: Vec<(String, Range<usize>)> = Vec::new();
+        // Open environments: name, the range of their `\begin`, whether they hold a heading.
+        let mut stack: Vec<(String, Range<usize>, bool)> = Vec::new();
         let node = |kind, range: Range<usize>| Node { kind, range, children: Vec::new() };
-        for tok in tokens {
+        // The first `\begin{document}` and the last `\end{document}` after it bound the body;
+        // others are examples inside documentation and mean nothing.
+        let is_doc = |t: &Token, begin: bool| match &t.kind {
+            TokenKind::Begin(n) => begin && n == "document",
+            TokenKind::End(n) => !begin && n == "document",
+            _ => false,
+        };
+        let first_begin = tokens.iter().position(|t| is_doc(t, true));
+        let last_end = first_begin
+            .and_then(|f| tokens.iter().rposition(|t| is_doc(t, false)).filter(|&e| e > f));
+        for (idx, tok) in tokens.into_iter().enumerate() {
             match tok.kind {
                 TokenKind::Begin(name) if name == "document" => {
-                    self.unterminated(text, &mut stack, 0);
-                    if self.doc_begin.is_none() {
+                    if Some(idx) == first_begin {
+                        self.unterminated(text, &mut stack, 0);
                         self.doc_begin = Some(tok.range);
                     }
                 }
                 TokenKind::End(name) if name == "document" => {
-                    self.unterminated(text, &mut stack, 0);
-                    if self.doc_begin.is_some() && self.doc_end.is_none() {
+                    if Some(idx) == last_end {
+                        self.unterminated(text, &mut stack, 0);
                         self.doc_end = Some(tok.range);
                     }
                 }
-                TokenKind::Begin(name) => stack.push((name, tok.range)),
-                TokenKind::End(name) => match stack.iter().rposition(|(n, _)| *n == name) {
+                TokenKind::Begin(name) => stack.push((name, tok.range, false)),
+                TokenKind::End(name) => match stack.iter().rposition(|(n, _, _)| *n == name) {
                     Some(pos) => {
                         self.unterminated(text, &mut stack, pos + 1);
-                        let (name, begin) = stack.pop().expect("position is on the stack");
+                        let (name, begin, container) =
+                            stack.pop().expect("position is on the stack");
                         let inner = begin.end..tok.range.start;
-                        out.push(node(NodeKind::Env { name, inner }, begin.start..tok.range.end));
+                        let kind = NodeKind::Env { name, inner, container };
+                        out.push(node(kind, begin.start..tok.range.end));
                     }
                     None => {
                         let line = line_of(text, tok.range.start);
@@ -522,21 +535,19 @@ impl Scan {
                 TokenKind::Blank => {
                     // Math environments cannot hold a paragraph break.
                     if let Some(pos) =
-                        stack.iter().position(|(n, _)| env_class(n, &[]) == EnvClass::Math)
+                        stack.iter().position(|(n, _, _)| env_class(n, &[]) == EnvClass::Math)
                     {
                         self.unterminated(text, &mut stack, pos);
                     }
                     out.push(node(NodeKind::Blank, tok.range));
                 }
                 TokenKind::Section { level, title } => {
-                    // A heading ends every open environment but containers: an unclosed proof
-                    // must not swallow the sections after it.
+                    // An environment that holds a heading becomes a container, opened into
+                    // sections; one never closed is dropped at the end, so it swallows nothing.
                     if level <= 4 {
-                        let keep = stack
-                            .iter()
-                            .rposition(|(n, _)| env_class(n, &[]) == EnvClass::Container)
-                            .map_or(0, |p| p + 1);
-                        self.unterminated(text, &mut stack, keep);
+                        for open in &mut stack {
+                            open.2 = true;
+                        }
                     }
                     out.push(node(NodeKind::Section { level, title }, tok.range));
                 }
@@ -553,9 +564,14 @@ impl Scan {
     }
 
     /// Drops the environments open above stack position `keep`, with a diagnostic each.
-    fn unterminated(&mut self, text: &str, stack: &mut Vec<(String, Range<usize>)>, keep: usize) {
+    fn unterminated(
+        &mut self,
+        text: &str,
+        stack: &mut Vec<(String, Range<usize>, bool)>,
+        keep: usize,
+    ) {
         while stack.len() > keep {
-            let (name, begin) = stack.pop().expect("stack is longer than keep");
+            let (name, begin, _) = stack.pop().expect("stack is longer than keep");
             let line = line_of(text, begin.start);
             self.diagnostics.push(Diagnostic::new(
                 Severity::Degraded,
