@@ -380,3 +380,137 @@ proptest! {
         prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
     }
 }
+
+// ---- corpus measurement ---------------------------------------------------------------------
+
+/// Counts of one quality bar: regions that fit the budget, and how many of them stayed whole.
+#[derive(Default)]
+struct Bar {
+    fit: usize,
+    whole: usize,
+}
+
+impl Bar {
+    fn pct(&self) -> f64 {
+        if self.fit == 0 { 100.0 } else { 100.0 * self.whole as f64 / self.fit as f64 }
+    }
+}
+
+#[derive(Default)]
+struct Report {
+    files: usize,
+    bytes: usize,
+    chunks: usize,
+    within: usize,
+    mid_word: usize,
+    covered: usize,
+    below_heading: usize,
+    breadcrumb: usize,
+    violations: usize,
+    fences: Bar,
+    inline_math: Bar,
+    display_math: Bar,
+    tables: Bar,
+}
+
+fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            walk(&path, out);
+        } else if path.extension().is_some_and(|e| e == "md" || e == "markdown") {
+            out.push(path);
+        }
+    }
+}
+
+fn measure(report: &mut Report, path: &str, text: &str, budget: usize) {
+    let tree = atomize(text);
+    let source = Source::new(path, text);
+    let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    report.violations += check_invariants(&source, &tree, &chunks, &config).len();
+    report.files += 1;
+    report.bytes += text.len();
+    report.chunks += chunks.len();
+    let mut at = 0;
+    for c in &chunks {
+        report.within += usize::from(c.tokens <= budget);
+        report.covered += if c.byte_start == at { c.byte_end - c.byte_start } else { 0 };
+        at = c.byte_end;
+        report.mid_word += usize::from(starts_mid_word(text, c.byte_start));
+        if below_heading(&tree, c.byte_start) {
+            report.below_heading += 1;
+            report.breadcrumb += usize::from(!c.scope.is_empty() && c.header.contains(" in "));
+        }
+    }
+    let max_header = chunks.iter().map(|c| c.header.chars().count()).max().unwrap_or(0);
+    let room = budget.saturating_sub(max_header + " (part 999/999)".len());
+    let mut stack = vec![&tree.root];
+    while let Some(atom) = stack.pop() {
+        stack.extend(atom.children.iter());
+        let Some(label) = atom.label_text() else { continue };
+        let bar = match label {
+            "math" => &mut report.inline_math,
+            "display math" => &mut report.display_math,
+            "table" => &mut report.tables,
+            l if l.ends_with("code block") && atom.protected => &mut report.fences,
+            _ => continue,
+        };
+        if text[atom.range.clone()].chars().count() > room {
+            continue;
+        }
+        bar.fit += 1;
+        let idx = chunks.partition_point(|c| c.byte_start <= atom.range.start);
+        bar.whole += usize::from(idx > 0 && chunks[idx - 1].byte_end >= atom.range.end);
+    }
+}
+
+/// Quality bars on real Markdown (set `CLEAVE_SLOW_TESTS=1` and `CLEAVE_PROSE_CORPUS` to a
+/// folder of documentation, e.g. unpacked `npm pack npm@10.9.2` and `mkdocs==1.6.1` sdists).
+#[test]
+fn corpus_quality_bars() {
+    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
+        return;
+    }
+    let root = std::env::var("CLEAVE_PROSE_CORPUS").unwrap_or_else(|_| "/tmp/prose-corpus".into());
+    let mut files = Vec::new();
+    walk(std::path::Path::new(&root), &mut files);
+    assert!(!files.is_empty(), "no Markdown under {root}");
+    for budget in [1000, 4000] {
+        let mut report = Report::default();
+        let started = std::time::Instant::now();
+        for file in &files {
+            let Ok(text) = std::fs::read_to_string(file) else { continue };
+            measure(&mut report, &file.display().to_string(), &text, budget);
+        }
+        let r = &report;
+        println!(
+            "budget {budget} chars: {} files, {} KB, {} chunks in {:.1?}\n  within budget {:.2} %, bytes covered once {:.2} %, invariant violations {}\n  mid-word starts {}, breadcrumb on {}/{} chunks below a heading ({:.2} %)\n  whole when fitting: fences {:.2} % of {}, inline math {:.2} % of {}, display math {:.2} % of {}, tables {:.2} % of {}",
+            r.files,
+            r.bytes / 1024,
+            r.chunks,
+            started.elapsed(),
+            100.0 * r.within as f64 / r.chunks.max(1) as f64,
+            100.0 * r.covered as f64 / r.bytes.max(1) as f64,
+            r.violations,
+            r.mid_word,
+            r.breadcrumb,
+            r.below_heading,
+            100.0 * r.breadcrumb as f64 / r.below_heading.max(1) as f64,
+            r.fences.pct(),
+            r.fences.fit,
+            r.inline_math.pct(),
+            r.inline_math.fit,
+            r.display_math.pct(),
+            r.display_math.fit,
+            r.tables.pct(),
+            r.tables.fit,
+        );
+        assert_eq!(r.violations, 0);
+        assert_eq!(r.within, r.chunks);
+        assert_eq!(r.covered, r.bytes);
+    }
+}

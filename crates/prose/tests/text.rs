@@ -152,3 +152,73 @@ proptest! {
         prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
     }
 }
+
+/// Quality bars on real reStructuredText (set `CLEAVE_SLOW_TESTS=1`; `CLEAVE_RST_CORPUS` names a
+/// folder of `.txt`/`.rst` files, by default Django's docs from its sdist).
+#[test]
+fn rst_corpus_quality_bars() {
+    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
+        return;
+    }
+    let root = std::env::var("CLEAVE_RST_CORPUS")
+        .unwrap_or_else(|_| "/tmp/prose-corpus/django-5.2.19/docs".into());
+    let mut files = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(&root)];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "txt" || e == "rst") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty(), "no reStructuredText under {root}");
+    for budget in [1000, 4000] {
+        let started = std::time::Instant::now();
+        let (mut bytes, mut n_chunks, mut within, mut mid_word, mut violations) = (0, 0, 0, 0, 0);
+        let (mut below, mut crumbs, mut fit, mut whole) = (0, 0, 0, 0);
+        for file in &files {
+            let Ok(text) = std::fs::read_to_string(file) else { continue };
+            let path = file.display().to_string();
+            let tree = atomize(Format::Rst, &text);
+            let source = Source::new(&path, &text);
+            let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
+            let chunks = pack(&source, &tree, &config);
+            violations += check_invariants(&source, &tree, &chunks, &config).len();
+            bytes += text.len();
+            n_chunks += chunks.len();
+            for c in &chunks {
+                within += usize::from(c.tokens <= budget);
+                mid_word += usize::from(starts_mid_word(&text, c.byte_start));
+                let sections = &c.provenance.as_ref().unwrap().section;
+                let at_heading = tree.root.children.iter().any(|a| a.range.start == c.byte_start);
+                if !sections.is_empty() && !at_heading {
+                    below += 1;
+                    crumbs += usize::from(!c.scope.is_empty());
+                }
+            }
+            let max_header = chunks.iter().map(|c| c.header.chars().count()).max().unwrap_or(0);
+            let room = budget.saturating_sub(max_header + 16);
+            let mut stack = vec![&tree.root];
+            while let Some(atom) = stack.pop() {
+                stack.extend(atom.children.iter());
+                if atom.protected && text[atom.range.clone()].chars().count() <= room {
+                    fit += 1;
+                    let idx = chunks.partition_point(|c| c.byte_start <= atom.range.start);
+                    whole += usize::from(idx > 0 && chunks[idx - 1].byte_end >= atom.range.end);
+                }
+            }
+        }
+        println!(
+            "rst budget {budget} chars: {} files, {} KB, {n_chunks} chunks in {:.1?}; within budget {within}/{n_chunks}; violations {violations}; mid-word starts {mid_word}; scope on {crumbs}/{below} chunks inside a section; protected regions whole when fitting {whole}/{fit}",
+            files.len(),
+            bytes / 1024,
+            started.elapsed()
+        );
+        assert_eq!(violations, 0);
+        assert_eq!(within, n_chunks);
+    }
+}
