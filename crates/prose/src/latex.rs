@@ -61,6 +61,37 @@ pub(crate) fn atomize(text: &str) -> AtomTree {
     tree
 }
 
+/// The spans of a LaTeX fragment that the classifier counts: math, code (verbatim, `\verb`)
+/// and environments by class. Math and code are not looked into; other environments are, so
+/// math inside a proof counts as both.
+pub(crate) fn spans(text: &str) -> Vec<(EnvClass, Range<usize>)> {
+    fn walk(scan: &Scan, idx: usize, out: &mut Vec<(EnvClass, Range<usize>)>) {
+        let node = &scan.nodes[idx];
+        let class = match &node.kind {
+            NodeKind::Math { .. } => Some(EnvClass::Math),
+            NodeKind::Verb | NodeKind::Verbatim(_) => Some(EnvClass::Code),
+            NodeKind::Env { container: true, .. } => Some(EnvClass::Container),
+            NodeKind::Env { name, .. } => Some(env_class(name, &scan.theorems)),
+            _ => None,
+        };
+        if let Some(class) = class {
+            out.push((class, node.range.clone()));
+            if matches!(class, EnvClass::Math | EnvClass::Code) {
+                return;
+            }
+        }
+        for &child in &node.children {
+            walk(scan, child, out);
+        }
+    }
+    let scan = scan::scan(text);
+    let mut out = Vec::new();
+    for &root in &scan.roots {
+        walk(&scan, root, &mut out);
+    }
+    out
+}
+
 /// A block of a body with what the keep-together rules need to know about it.
 struct Block {
     atom: Atom,
