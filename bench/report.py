@@ -2,7 +2,8 @@
 """Formats bench/run.sh's results.tsv: the main table, the targets of issue 5, linearity.
 
 Rows: corpus, bytes, budget, unit, contender (parse|cleave|library|text-splitter), wall
-seconds, peak RSS in KiB, status, chunks.
+seconds, peak RSS in KiB, [CPU seconds,] status, chunks. Ratios are given on wall time and, where
+recorded, on CPU time (user + system), which other jobs on a shared machine disturb far less.
 """
 import sys
 from collections import defaultdict
@@ -10,12 +11,17 @@ from collections import defaultdict
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1], encoding="utf-8") if line.strip()]
 res = {}
 corpora = []
-for corpus, nbytes, budget, unit, who, secs, peak, status, chunks in rows:
+for row in rows:
+    if len(row) == 9:
+        row.insert(7, "")
+    corpus, nbytes, budget, unit, who, secs, peak, cpu, status, chunks = row
     if corpus not in corpora:
         corpora.append(corpus)
     res[(corpus, budget, unit, who)] = dict(
-        bytes=int(nbytes), secs=float(secs), peak=int(peak) / 1024, ok=status == "ok", status=status, chunks=int(chunks)
+        bytes=int(nbytes), secs=float(secs), peak=int(peak) / 1024, ok=status == "ok", status=status,
+        chunks=int(chunks), cpu=float(cpu) if cpu else None,
     )
+has_cpu = any(r["cpu"] for r in res.values())
 
 
 def get(corpus, budget, unit, who):
@@ -35,9 +41,14 @@ def fmt(x, spec):
     return "n/a" if x is None else format(x, spec)
 
 
+def cpu_ratio(a, b):
+    """a's CPU time over b's, or None."""
+    return a["cpu"] / b["cpu"] if a and b and a["cpu"] and b["cpu"] else None
+
+
 header = [
-    "corpus", "MB", "budget", "unit", "cleave MB/s", "parse MB/s", "cleave/parse", "library MB/s",
-    "t-s MB/s", "cleave/t-s", "tok/chars", "cleave peak MB", "parse peak MB", "t-s peak MB",
+    "corpus", "MB", "budget", "unit", "cleave MB/s", "parse MB/s", "cleave/parse", "(cpu)", "library MB/s",
+    "t-s MB/s", "cleave/t-s", "(cpu)", "tok/chars", "(cpu)", "cleave peak MB", "parse peak MB", "t-s peak MB",
     "chunks cleave", "chunks t-s",
 ]
 table = []
@@ -56,10 +67,13 @@ for corpus in corpora:
             mbs(cl) if cl else (raw["status"] if raw else "n/a"),
             mbs(parse),
             fmt(parse["secs"] / cl["secs"] if cl and parse else None, ".2f"),
+            fmt(cpu_ratio(parse, cl), ".2f"),
             mbs(lib),
             mbs(ts),
             fmt(ts["secs"] / cl["secs"] if cl and ts else None, ".1f"),
+            fmt(cpu_ratio(ts, cl), ".1f"),
             fmt(cl["secs"] / chars["secs"] if unit != "chars" and cl and chars else None, ".2f"),
+            fmt(cpu_ratio(cl, chars) if unit != "chars" else None, ".2f"),
             fmt(cl["peak"] if cl else None, ".0f"),
             fmt(parse["peak"] if parse else None, ".0f"),
             fmt(ts["peak"] if ts else None, ".0f"),
@@ -74,6 +88,7 @@ for r in table:
 print()
 print("cleave/parse: parse-only time / cleave time (target >= 0.8, chars). cleave/t-s: text-splitter")
 print("time / cleave time (target >= 5). tok/chars: cleave time in tokens / in chars (target <= 1.5).")
+print("Each ratio on wall time, then (cpu) on CPU time (user + system).")
 print("library: cleave's atomize + pack + JSON in process (harness), without the CLI's walk and writer.")
 print()
 
@@ -89,12 +104,16 @@ for corpus in corpora:
         tok = get(corpus, budget, "tokens", "cleave")
         if cl and parse:
             r = parse["secs"] / cl["secs"]
-            checks.append(f"{budget}: e2e/parse {r:.2f} {'ok' if r >= 0.8 else 'MISS'}")
+            c = cpu_ratio(parse, cl)
+            cs = f" (cpu {c:.2f})" if c else ""
+            checks.append(f"{budget}: e2e/parse {r:.2f}{cs} {'ok' if r >= 0.8 else 'MISS'}")
         else:
             checks.append(f"{budget}: e2e/parse n/a")
         if cl and tok:
             r = tok["secs"] / cl["secs"]
-            checks.append(f"tok/chars {r:.2f} {'ok' if r <= 1.5 else 'MISS'}")
+            c = cpu_ratio(tok, cl)
+            cs = f" (cpu {c:.2f})" if c else ""
+            checks.append(f"tok/chars {r:.2f}{cs} {'ok' if r <= 1.5 else 'MISS'}")
         for unit in ("chars", "tokens"):
             c = get(corpus, budget, unit, "cleave")
             t = get(corpus, budget, unit, "text-splitter")
@@ -120,5 +139,6 @@ for base, group in scaled.items():
             r = get(corpus, b, u, who)
             if r:
                 mb = r["bytes"] / 1e6
+                cpu = f"  {r['cpu']:7.2f} cpu-s  {r['cpu'] / mb * 1000:6.1f} cpu-ms/MB" if r["cpu"] else ""
                 print(f"  {corpus:12} {who:8} {mb:6.1f} MB  {r['secs']:7.2f} s  {r['peak']:6.0f} MB peak"
-                      f"  {r['secs'] / mb * 1000:6.1f} ms/MB  {r['peak'] / mb:5.2f} peak/MB")
+                      f"  {r['secs'] / mb * 1000:6.1f} ms/MB  {r['peak'] / mb:5.2f} peak/MB{cpu}")

@@ -60,47 +60,51 @@ echo "bench: building cleave (release) and the harness (release)" >&2
 cleave="$cleave_target/release/cleave"
 harness="$here/target/release/cleave-bench"
 
-# measure NAME REPS CMD...: runs CMD REPS times (stdout to $tmp/NAME.out), keeps the best wall
-# time and the largest peak RSS; prints "secs peak_kb status".
+# measure NAME REPS CMD...: runs CMD REPS times (stdout to $tmp/NAME.out); prints the best wall
+# time, the largest peak RSS (KiB), the least CPU time (user + system) and a status. CPU time
+# is the steadier figure on a shared machine: other jobs stretch wall time far more.
 measure() {
-    local name="$1" n="$2" best="" peak=0 status=ok
+    local name="$1" n="$2" best="" peak=0 cpu="" status=ok
     shift 2
     for ((i = 0; i < n; i++)); do
-        local t0 t1 secs rss
+        local t0 t1 secs rss used
         t0=$(date +%s%N)
-        if ! /usr/bin/time -f '%M' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+        if ! /usr/bin/time -f '%M %U %S' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
             status=fail
         fi
         t1=$(date +%s%N)
         secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-        rss=$(tail -1 "$tmp/$name.time")
-        [[ "$rss" =~ ^[0-9]+$ ]] || rss=0
+        read -r rss u s < <(tail -1 "$tmp/$name.time")
+        [[ "$rss" =~ ^[0-9]+$ ]] || { rss=0; u=0; s=0; }
+        used=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
         if [[ -z "$best" ]] || awk -v a="$secs" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$secs; fi
+        if [[ -z "$cpu" ]] || awk -v a="$used" -v b="$cpu" 'BEGIN { exit !(a < b) }'; then cpu=$used; fi
         ((rss > peak)) && peak=$rss
         [[ $status == fail ]] && break
     done
-    echo "$best $peak $status"
+    echo "$best $peak $cpu $status"
 }
 
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 results="$tmp/results.tsv"
 : >"$results"
-# row CORPUS BYTES BUDGET UNIT CONTENDER SECS PEAK_KB STATUS CHUNKS
-row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
+# row CORPUS BYTES BUDGET UNIT CONTENDER SECS PEAK_KB CPU_SECS STATUS CHUNKS
+row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
 
 bench_corpus() { # CORPUS [quick]: quick = cleave chars at the first budget + parse-only only
     local corpus="$1" quick="${2:-}" dir="$here/corpus/$1"
     local bytes files
-    read -r secs peak status < <(measure parse "$reps" "$harness" parse --threads "$threads" "$dir")
+    read -r secs peak cpu status < <(measure parse "$reps" "$harness" parse --threads "$threads" "$dir")
     bytes=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' "$tmp/parse.out")
     files=$(sed -n 's/.*files=\([0-9]*\).*/\1/p' "$tmp/parse.out")
-    echo "bench: $corpus: $files files, $bytes bytes; parse-only ${secs}s" >&2
-    row "$corpus" "$bytes" - - parse "$secs" "$peak" "$status" 0
+    echo "bench: $corpus: $files files, $bytes bytes; parse-only ${secs}s (cpu ${cpu}s)" >&2
+    row "$corpus" "$bytes" - - parse "$secs" "$peak" "$cpu" "$status" 0
     for budget in $budgets; do
         for unit in $units; do
             if [[ -n $quick ]] && [[ $unit != chars || $budget != "${budgets%% *}" ]]; then continue; fi
             local cu=$unit
             [[ $unit == tokens ]] && cu=tokens
-            read -r secs peak status < <(measure cleave "$reps" "$cleave" chunk "$dir" --format jsonl \
+            read -r secs peak cpu status < <(measure cleave "$reps" "$cleave" chunk "$dir" --format jsonl \
                 --budget "$budget" --unit "$cu" --threads "$threads" --no-ignore --quiet)
             local chunks
             chunks=$(wc -l <"$tmp/cleave.out")
@@ -111,22 +115,22 @@ for line in open(sys.argv[1], encoding="utf-8"):
     paths.add(json.loads(line)["path"])
 print(len(paths))' "$tmp/cleave.out" 2>/dev/null || echo "?")
             [[ $status == ok && $seen != "$files" ]] && status="files:$seen/$files"
-            echo "bench: $corpus $budget $unit: cleave ${secs}s ($status, $chunks chunks)" >&2
-            row "$corpus" "$bytes" "$budget" "$unit" cleave "$secs" "$peak" "$status" "$chunks"
+            echo "bench: $corpus $budget $unit: cleave ${secs}s (cpu ${cpu}s, $status, $chunks chunks)" >&2
+            row "$corpus" "$bytes" "$budget" "$unit" cleave "$secs" "$peak" "$cpu" "$status" "$chunks"
             rm -f "$tmp/cleave.out"
 
-            read -r secs peak status < <(measure pipeline "$reps" "$harness" pipeline --threads "$threads" \
+            read -r secs peak cpu status < <(measure pipeline "$reps" "$harness" pipeline --threads "$threads" \
                 --budget "$budget" --unit "$unit" "$dir")
             chunks=$(sed -n 's/.*chunks=\([0-9]*\).*/\1/p' "$tmp/pipeline.out")
             echo "bench: $corpus $budget $unit: library pipeline ${secs}s ($(cut -d' ' -f7- "$tmp/pipeline.out"))" >&2
-            row "$corpus" "$bytes" "$budget" "$unit" library "$secs" "$peak" "$status" "${chunks:-0}"
+            row "$corpus" "$bytes" "$budget" "$unit" library "$secs" "$peak" "$cpu" "$status" "${chunks:-0}"
 
             if [[ -z $quick && -z ${NO_SPLITTER:-} ]]; then
-                read -r secs peak status < <(measure splitter "$splitter_reps" "$harness" splitter \
+                read -r secs peak cpu status < <(measure splitter "$splitter_reps" "$harness" splitter \
                     --threads "$threads" --budget "$budget" --unit "$unit" "$dir")
                 chunks=$(sed -n 's/.*chunks=\([0-9]*\).*/\1/p' "$tmp/splitter.out")
-                echo "bench: $corpus $budget $unit: text-splitter ${secs}s" >&2
-                row "$corpus" "$bytes" "$budget" "$unit" text-splitter "$secs" "$peak" "$status" "${chunks:-0}"
+                echo "bench: $corpus $budget $unit: text-splitter ${secs}s (cpu ${cpu}s)" >&2
+                row "$corpus" "$bytes" "$budget" "$unit" text-splitter "$secs" "$peak" "$cpu" "$status" "${chunks:-0}"
             fi
         done
     done
@@ -151,8 +155,9 @@ out="${OUT:-$here/runs/$(date +%Y-%m-%d)-$machine.txt}"
     fi
     echo "machine: $(nproc) CPUs, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
     echo "toolchain: $(rustc -V)"
+    echo "load average (1, 5, 15 min): $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (other jobs share the machine)"
     echo "threads: $threads everywhere (cleave --threads, rayon pools of the harness)"
-    echo "timing: wall clock of the whole process, best of $reps (text-splitter: best of $splitter_reps); peak = max RSS"
+    echo "timing: wall clock of the whole process, best of $reps (text-splitter: best of $splitter_reps); cpu = user + system, least of the runs; peak = max RSS"
     echo "corpora:"
     for lang in "${langs[@]}"; do
         echo "  $lang: $(sed -n 's/^source: //p' "$here/corpus/$lang.MANIFEST"); $(sed -n 's/^files: //p' "$here/corpus/$lang.MANIFEST") files, digest $(sed -n 's/^digest: //p' "$here/corpus/$lang.MANIFEST")"
