@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn respects_opaque_ranges() {
         let text = "See $a. B$ here. Next.";
-        let starts = sentence_starts(text, 0..text.len(), &[4..10]);
+        let starts = sentence_starts(text, 0..text.len(), std::slice::from_ref(&(4..10)));
         assert_eq!(starts, vec![17]);
     }
 
