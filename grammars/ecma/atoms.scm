@@ -49,5 +49,10 @@
     left: (member_expression property: (_) @name)
     right: [(arrow_function body: (_) @body) (function_expression body: (_) @body)])) @atom.function
 
-; Other top-level constants.
+; Other top-level constants, exported or not.
 (program (lexical_declaration kind: "const" @keyword (variable_declarator name: (identifier) @name)) @atom.constant)
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      kind: "const" @keyword
+      (variable_declarator name: (identifier) @name)) @atom.constant))

@@ -309,7 +309,7 @@ pub fn dump_atoms(tree: &AtomTree, text: &str) -> String {
 }
 
 /// Widest context line: imports are a small share of the header, whatever the budget.
-const CONTEXT_WIDTH: usize = 96;
+const CONTEXT_WIDTH: usize = 80;
 
 /// The imports as one compact header line: keywords and punctuation dropped, module paths
 /// kept, cut with an ellipsis at [`CONTEXT_WIDTH`].

@@ -19,7 +19,7 @@ const MAX_DEPTH: usize = 96;
 const MAX_EXPAND: usize = 3;
 /// Longest label and signature kept, in bytes.
 const MAX_LABEL: usize = 96;
-const MAX_SIGNATURE: usize = 240;
+const MAX_SIGNATURE: usize = 150;
 /// Most import text kept for headers, in bytes, and the width of one context line.
 const MAX_CONTEXT: usize = 320;
 const CONTEXT_LINE: usize = 100;
@@ -555,7 +555,7 @@ impl<'a, 't> Walker<'a, 't> {
         let mut out = Vec::with_capacity(children.len());
         for child in children {
             if child.kind == AtomKind::Gap && child.range.len() >= OPEN_MIN {
-                out.push(self.fallback(child.range.clone(), ctx).with_boundary(child.boundary));
+                out.push(self.lines(child.range.clone()).with_boundary(child.boundary));
             } else {
                 out.push(child);
             }
@@ -602,6 +602,11 @@ impl<'a, 't> Walker<'a, 't> {
     /// A region under a parse error: blank-line blocks of lines, as plain text.
     fn fallback(&self, range: Range<usize>, ctx: &mut ParseContext) -> Atom {
         ctx.fallback_bytes += range.len();
+        self.lines(range)
+    }
+
+    /// Blank-line blocks of lines over `range`.
+    fn lines(&self, range: Range<usize>) -> Atom {
         let mut blocks = cleave_core::blocks(self.text, range.clone());
         let children =
             if blocks.len() == 1 { std::mem::take(&mut blocks[0].children) } else { blocks };
@@ -692,12 +697,15 @@ impl<'a, 't> Walker<'a, 't> {
         } else {
             name.clone().unwrap_or_default()
         };
-        let signature = self.signature(node.start_byte(), head_end);
+        // A container's scope line already names it: its signature (bases, bounds) gets less
+        // room in every header than a function's parameters.
+        let max = if item.kind.has_statements() { MAX_SIGNATURE } else { MAX_SIGNATURE * 2 / 3 };
+        let signature = self.signature(node.start_byte(), head_end, max);
         AtomLabel { label, name, signature: Some(signature).filter(|s| !s.is_empty()) }
     }
 
     /// The item's head, without the annotation lines above it, on one line.
-    fn signature(&self, start: usize, end: usize) -> String {
+    fn signature(&self, start: usize, end: usize, max: usize) -> String {
         let mut head = self.slice(start..end.max(start));
         while head.starts_with('@') || head.starts_with("#[") {
             match head.split_once('\n') {
@@ -706,7 +714,7 @@ impl<'a, 't> Walker<'a, 't> {
             }
         }
         let head = head.trim_end().trim_end_matches('{').trim_end();
-        fold(head, MAX_SIGNATURE)
+        fold(head, max)
     }
 
     fn line_end(&self, pos: usize) -> usize {
