@@ -48,6 +48,16 @@ pub(crate) fn atomize(format: Format, text: &str) -> AtomTree {
     tree
 }
 
+/// Entries that follow their parent's head (`"deps": {`, `steps:`, `[server]`): the first one
+/// sticks to it, cutting there costs like cutting between words, so no chunk ends on a lone
+/// head.
+fn glue_first(mut entries: Vec<Atom>) -> Vec<Atom> {
+    if let Some(first) = entries.first_mut() {
+        first.boundary = cleave_core::Boundary::Word;
+    }
+    entries
+}
+
 /// A key's atom: a named scope.
 fn key_atom(range: std::ops::Range<usize>, key: &str) -> Atom {
     Atom::new(AtomKind::Symbol, range).with_scope(true).with_label(AtomLabel {

@@ -502,7 +502,10 @@ impl Builder<'_, '_> {
         let inner =
             if tree.root.children.is_empty() { vec![tree.root] } else { tree.root.children };
         let mut children = vec![Atom::new(AtomKind::Block, ls[0].clone())];
-        children.extend(inner.into_iter().map(|a| shift(a, body.start)));
+        children.extend(inner.into_iter().enumerate().map(|(i, a)| {
+            let a = shift(a, body.start);
+            if i == 0 { a.with_boundary(Boundary::Word) } else { a }
+        }));
         children.push(
             Atom::new(AtomKind::Block, ls[ls.len() - 1].clone()).with_boundary(Boundary::Line),
         );
@@ -540,9 +543,11 @@ fn table(text: &str, range: Range<usize>) -> Atom {
     }
     let signature = format!("{}\n{}", text[ls[0].clone()].trim(), text[ls[1].clone()].trim());
     let mut rows = vec![Atom::new(AtomKind::Block, ls[0].start..ls[1].end)];
-    rows.extend(
-        ls[2..].iter().map(|r| Atom::new(AtomKind::Block, r.clone()).with_boundary(Boundary::Line)),
-    );
+    // The first row sticks to the header rows: no part ends with the header alone.
+    rows.extend(ls[2..].iter().enumerate().map(|(i, r)| {
+        let boundary = if i == 0 { Boundary::Word } else { Boundary::Line };
+        Atom::new(AtomKind::Block, r.clone()).with_boundary(boundary)
+    }));
     atom.with_label(label("table", Some(signature))).with_children(rows)
 }
 

@@ -317,11 +317,10 @@ fn table(ls: &[(Range<usize>, &str)], from: usize, to: usize) -> Atom {
         .map_or(from + 1, |j| j + 1);
     let signature: Vec<&str> = ls[from..head_end].iter().map(|(_, l)| l.trim()).collect();
     let mut rows = vec![Atom::new(AtomKind::Block, ls[from].0.start..ls[head_end - 1].0.end)];
-    rows.extend(
-        ls[head_end..to]
-            .iter()
-            .map(|(r, _)| Atom::new(AtomKind::Block, r.clone()).with_boundary(Boundary::Line)),
-    );
+    rows.extend(ls[head_end..to].iter().enumerate().map(|(i, (r, _))| {
+        let boundary = if i == 0 { Boundary::Word } else { Boundary::Line };
+        Atom::new(AtomKind::Block, r.clone()).with_boundary(boundary)
+    }));
     let atom = protected(range, "table", Some(signature.join("\n")));
     if rows.len() > 1 { atom.with_children(rows) } else { atom }
 }

@@ -66,6 +66,13 @@ fn fixtures_hold_every_invariant() {
                     chunks.iter().all(|c| c.provenance.is_none()),
                     "data chunks carry no prose provenance"
                 );
+                // No chunk ends on a lone head whose entries start the next chunk (below 300 chars,
+                // saving a chunk may outweigh the cost of that cut).
+                for c in chunks.iter().filter(|_| budget >= 300) {
+                    let end = c.text.trim_end();
+                    let lone = end.ends_with(':') || end.ends_with('{') || end.ends_with('[');
+                    assert!(!lone, "{path} {budget} {unit}: ends on a head: {:?}", c.text);
+                }
             }
         }
     }

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use cleave_core::{Atom, AtomKind, Boundary};
 
-use super::{MAX_DEPTH, index_atom, key_atom};
+use super::{MAX_DEPTH, glue_first, index_atom, key_atom};
 use crate::text::tiling::spread;
 
 /// Arrays longer than this are one leaf: the packer splits them at lines should they not fit.
@@ -142,9 +142,9 @@ impl Scanner<'_> {
         }
         let range = atom.range.clone();
         let mut children = vec![Atom::new(AtomKind::Block, range.start..value.start + 1)];
-        children.extend(inner);
+        children.extend(glue_first(inner));
         children.push(
-            Atom::new(AtomKind::Block, value.end - 1..range.end).with_boundary(Boundary::Member),
+            Atom::new(AtomKind::Block, value.end - 1..range.end).with_boundary(Boundary::Line),
         );
         let children = spread(self.text, range, children, true);
         atom.with_children(children)

@@ -41,6 +41,9 @@ pub(super) fn atomize(text: &str) -> Atom {
             StatementKind::Pair(key) => {
                 let atom = key_atom(st.range, &key);
                 match stack.last_mut() {
+                    Some(table) if table.children.len() == 1 => {
+                        table.children.push(atom.with_boundary(Boundary::Word));
+                    }
                     Some(table) => table.children.push(atom.with_boundary(Boundary::Member)),
                     None => top.push(atom.with_boundary(Boundary::Item)),
                 }

@@ -186,7 +186,7 @@ impl Scanner<'_> {
                 if !inner.is_empty() {
                     let mut children =
                         vec![Atom::new(AtomKind::Block, ls[head].range.start..ls[i].range.end)];
-                    children.extend(inner);
+                    children.extend(super::glue_first(inner));
                     let children = spread(self.text, range, children, true);
                     if children.len() > 1 {
                         atom = atom.with_children(children);
