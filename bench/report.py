@@ -18,7 +18,7 @@ for row in rows:
     if corpus not in corpora:
         corpora.append(corpus)
     res[(corpus, budget, unit, who)] = dict(
-        bytes=int(nbytes), secs=float(secs), peak=int(peak) / 1024, ok=status == "ok", status=status,
+        bytes=int(nbytes), secs=float(secs), peak=int(peak) / 1024, ok=status == "ok" or status.startswith("files:"), status=status,
         chunks=int(chunks), cpu=float(cpu) if cpu else None,
     )
 has_cpu = any(r["cpu"] for r in res.values())
@@ -90,10 +90,14 @@ print("cleave/parse: parse-only time / cleave time (target >= 0.8, chars). cleav
 print("time / cleave time (target >= 5). tok/chars: cleave time in tokens / in chars (target <= 1.5).")
 print("Each ratio on wall time, then (cpu) on CPU time (user + system).")
 print("library: cleave's atomize + pack + JSON in process (harness), without the CLI's walk and writer.")
+odd = sorted({(k[0], v["status"]) for k, v in res.items() if v["status"].startswith("files:")})
+for corpus, status in odd:
+    print(f"note: {corpus}: cleave wrote chunks for {status[6:]} files (seen / all files the harness read,")
+    print("  empty files included, which give no chunks): check the run's report for skipped files.")
 print()
 
 # Targets, per corpus (the scaled copies only serve linearity).
-print("targets:")
+print("targets (judged on CPU time where recorded: on a shared machine wall time mostly measures the other jobs):")
 for corpus in corpora:
     if "-x" in corpus:
         continue
@@ -106,20 +110,25 @@ for corpus in corpora:
             r = parse["secs"] / cl["secs"]
             c = cpu_ratio(parse, cl)
             cs = f" (cpu {c:.2f})" if c else ""
-            checks.append(f"{budget}: e2e/parse {r:.2f}{cs} {'ok' if r >= 0.8 else 'MISS'}")
+            v = c or r
+            checks.append(f"{budget}: e2e/parse {r:.2f}{cs} {'ok' if v >= 0.8 else 'MISS'}")
         else:
             checks.append(f"{budget}: e2e/parse n/a")
         if cl and tok:
             r = tok["secs"] / cl["secs"]
             c = cpu_ratio(tok, cl)
             cs = f" (cpu {c:.2f})" if c else ""
-            checks.append(f"tok/chars {r:.2f}{cs} {'ok' if r <= 1.5 else 'MISS'}")
+            v = c or r
+            checks.append(f"tok/chars {r:.2f}{cs} {'ok' if v <= 1.5 else 'MISS'}")
         for unit in ("chars", "tokens"):
             c = get(corpus, budget, unit, "cleave")
             t = get(corpus, budget, unit, "text-splitter")
             if c and t:
                 r = t["secs"] / c["secs"]
-                checks.append(f"vs t-s {unit} {r:.1f}x {'ok' if r >= 5 else 'MISS'}")
+                cr = cpu_ratio(t, c)
+                cs = f" (cpu {cr:.1f}x)" if cr else ""
+                v = cr or r
+                checks.append(f"vs t-s {unit} {r:.1f}x{cs} {'ok' if v >= 5 else 'MISS'}")
     peaks = [r["peak"] for (c, b, u, w), r in res.items() if c == corpus and w == "cleave" and r["ok"]]
     if peaks:
         checks.append(f"peak {max(peaks):.0f} MB {'ok' if max(peaks) <= 200 else 'MISS'}")

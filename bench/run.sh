@@ -7,7 +7,7 @@
 #
 # Environment: THREADS (2), REPS (3: best of), SPLITTER_REPS (1), BUDGETS ("2000 8000"),
 # UNITS ("chars tokens"), SCALE ("python": the corpus timed at 1x, 2x and 4x; empty to skip),
-# NO_SPLITTER=1 to skip text-splitter, SNAPSHOT=REV to measure a commit rather than the
+# NO_SPLITTER=1 to skip text-splitter, LIBRARY=0 to skip the in-process library pipeline, SNAPSHOT=REV to measure a commit rather than the
 # working tree (SNAPSHOT=1: HEAD), OUT (the report file; default
 # bench/runs/<date>-<machine>.txt).
 #
@@ -49,9 +49,15 @@ if [[ -n ${SNAPSHOT:-} ]]; then
     [[ $rev == 1 ]] && rev=HEAD
     src_root="$here/tmp/snapshot"
     cleave_target="$here/target/snapshot"
-    rm -rf "$src_root" && mkdir -p "$src_root/bench"
-    (cd "$root" && git archive "$rev" -- . ':!bench') | tar -x -C "$src_root"
-    cp -r "$here/Cargo.toml" "$here/Cargo.lock" "$here/src" "$here/benches" "$src_root/bench/"
+    commit=$(cd "$root" && git rev-parse "$rev")
+    if [[ "$(cat "$src_root/.commit" 2>/dev/null)" != "$commit" ]]; then
+        rm -rf "$src_root" && mkdir -p "$src_root/bench"
+        (cd "$root" && git archive "$commit" -- . ':!bench') | tar -x -C "$src_root"
+        echo "$commit" >"$src_root/.commit"
+    fi
+    rsync -a --delete "$here/src" "$here/benches" "$src_root/bench/" 2>/dev/null ||
+        cp -r "$here/src" "$here/benches" "$src_root/bench/"
+    cp "$here/Cargo.toml" "$here/Cargo.lock" "$src_root/bench/"
     echo "bench: measuring $(cd "$root" && git log -1 --format='%h %s' "$rev")" >&2
 fi
 echo "bench: building cleave (release) and the harness (release)" >&2
@@ -108,22 +114,33 @@ bench_corpus() { # CORPUS [quick]: quick = cleave chars at the first budget + pa
                 --budget "$budget" --unit "$cu" --threads "$threads" --no-ignore --quiet)
             local chunks
             chunks=$(wc -l <"$tmp/cleave.out")
+            # Every non-empty UTF-8 file must come out as chunks (empty files give none).
             local seen
-            seen=$(python3 -c 'import json, sys
+            seen=$(python3 -c 'import json, os, sys
 paths = set()
 for line in open(sys.argv[1], encoding="utf-8"):
     paths.add(json.loads(line)["path"])
-print(len(paths))' "$tmp/cleave.out" 2>/dev/null || echo "?")
-            [[ $status == ok && $seen != "$files" ]] && status="files:$seen/$files"
+expected = 0
+for d, _, fs in os.walk(sys.argv[2]):
+    for f in fs:
+        b = open(os.path.join(d, f), "rb").read()
+        try:
+            expected += bool(b) and bool(b.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+print(f"{len(paths)}/{expected}")' "$tmp/cleave.out" "$dir" 2>/dev/null || echo "?")
+            [[ $status == ok && ${seen%/*} != "${seen#*/}" ]] && status="files:$seen"
             echo "bench: $corpus $budget $unit: cleave ${secs}s (cpu ${cpu}s, $status, $chunks chunks)" >&2
             row "$corpus" "$bytes" "$budget" "$unit" cleave "$secs" "$peak" "$cpu" "$status" "$chunks"
             rm -f "$tmp/cleave.out"
 
+            if [[ ${LIBRARY:-1} != 0 ]]; then
             read -r secs peak cpu status < <(measure pipeline "$reps" "$harness" pipeline --threads "$threads" \
                 --budget "$budget" --unit "$unit" "$dir")
             chunks=$(sed -n 's/.*chunks=\([0-9]*\).*/\1/p' "$tmp/pipeline.out")
             echo "bench: $corpus $budget $unit: library pipeline ${secs}s ($(cut -d' ' -f7- "$tmp/pipeline.out"))" >&2
             row "$corpus" "$bytes" "$budget" "$unit" library "$secs" "$peak" "$cpu" "$status" "${chunks:-0}"
+            fi
 
             if [[ -z $quick && -z ${NO_SPLITTER:-} ]]; then
                 read -r secs peak cpu status < <(measure splitter "$splitter_reps" "$harness" splitter \
@@ -147,7 +164,7 @@ machine="$(hostname -s 2>/dev/null || echo machine)"
 out="${OUT:-$here/runs/$(date +%Y-%m-%d)-$machine.txt}"
 {
     echo "cleave benchmark run, $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "command: bench/run.sh ${*:-} (THREADS=$threads REPS=$reps SPLITTER_REPS=$splitter_reps BUDGETS=\"$budgets\" UNITS=\"$units\" SCALE=\"$scale\")"
+    echo "command: ${SNAPSHOT:+SNAPSHOT=$SNAPSHOT }bench/run.sh ${*:-} (THREADS=$threads REPS=$reps SPLITTER_REPS=$splitter_reps BUDGETS=\"$budgets\" UNITS=\"$units\" SCALE=\"$scale\" LIBRARY=${LIBRARY:-1})"
     if [[ -n ${SNAPSHOT:-} ]]; then
         echo "cleave: $(cd "$root" && git log -1 --format='%h %s' "$rev") (SNAPSHOT: that commit, exported)"
     else

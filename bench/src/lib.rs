@@ -103,9 +103,12 @@ pub fn sample(root: &Path, language: &str, max_bytes: usize) -> Option<Vec<Strin
     (!out.is_empty()).then_some(out)
 }
 
-/// Where `corpus.sh` puts the corpora.
+/// Where `corpus.sh` puts the corpora: `bench/corpus`, or `$CLEAVE_BENCH_CORPUS` when set (a
+/// snapshot build of the benchmarks reads the corpora of the working tree that way).
 pub fn corpus_dir(language: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join(language)
+    let root = std::env::var_os("CLEAVE_BENCH_CORPUS")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus"), PathBuf::from);
+    root.join(language)
 }
 
 /// About `bytes` of real code in `language` for the micro-benchmarks: the corpus's first files

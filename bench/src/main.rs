@@ -4,6 +4,7 @@
 //! cleave-bench parse    --threads 2 CORPUS                           # tree-sitter parse only
 //! cleave-bench splitter --threads 2 --budget 2000 --unit chars CORPUS  # text-splitter CodeSplitter
 //! cleave-bench pipeline --threads 2 --budget 2000 --unit chars CORPUS  # cleave in process, per phase
+//! cleave-bench query [--max-start-depth D] CORPUS                    # parse vs query pass vs walk
 //! ```
 //!
 //! Each mode reads the same files (those cleave parses as code, see `collect`) with the same
@@ -26,6 +27,7 @@ enum Mode {
     Parse,
     Splitter,
     Pipeline,
+    Query,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +43,7 @@ struct Args {
     budget: usize,
     unit: BenchUnit,
     root: PathBuf,
+    max_start_depth: Option<u32>,
 }
 
 fn parse_args() -> Result<Args> {
@@ -49,14 +52,16 @@ fn parse_args() -> Result<Args> {
         Some("parse") => Mode::Parse,
         Some("splitter") => Mode::Splitter,
         Some("pipeline") => Mode::Pipeline,
-        other => bail!("usage: cleave-bench parse|splitter|pipeline [--threads N] [--budget N] [--unit chars|tokens] CORPUS (got {other:?})"),
+        Some("query") => Mode::Query,
+        other => bail!("usage: cleave-bench parse|splitter|pipeline|query [--threads N] [--budget N] [--unit chars|tokens] CORPUS (got {other:?})"),
     };
-    let mut args = Args { mode, threads: 2, budget: 2000, unit: BenchUnit::Chars, root: PathBuf::new() };
+    let mut args = Args { mode, threads: 2, budget: 2000, unit: BenchUnit::Chars, root: PathBuf::new(), max_start_depth: None };
     while let Some(arg) = it.next() {
         let mut value = || it.next().with_context(|| format!("{arg} needs a value"));
         match arg.as_str() {
             "--threads" => args.threads = value()?.parse()?,
             "--budget" => args.budget = value()?.parse()?,
+            "--max-start-depth" => args.max_start_depth = Some(value()?.parse()?),
             "--unit" => {
                 args.unit = match value()?.as_str() {
                     "chars" => BenchUnit::Chars,
@@ -193,11 +198,123 @@ fn run_pipeline(files: &[CorpusFile], budget: usize, unit: BenchUnit, phases: &P
         .reduce(Tally::default, |a, b| a + b))
 }
 
+/// The atoms query of a language as cleave builds it: `grammars/<lang>/atoms.scm`, with the
+/// files named by `; inherits:` lines first.
+fn atoms_query(language: &str) -> Result<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grammars");
+    let text = std::fs::read_to_string(dir.join(language).join("atoms.scm"))
+        .with_context(|| format!("no grammars/{language}/atoms.scm"))?;
+    let mut out = String::new();
+    for line in text.lines() {
+        if let Some(parents) = line.trim().strip_prefix("; inherits:") {
+            for parent in parents.split(',') {
+                out += &atoms_query(parent.trim())?;
+            }
+        }
+    }
+    Ok(out + &text)
+}
+
+/// Where the atomizer's time above parsing goes, one thread: each file is parsed once, then
+/// parsing again, the atoms query over the whole tree (optionally with a start depth limit),
+/// and a plain cursor walk over every node are each timed over all trees, best of 5.
+fn run_query(files: &[CorpusFile], max_start_depth: Option<u32>) -> Result<String> {
+    use tree_sitter::StreamingIterator;
+    let loaded = cleave_bench::read_all(files)?;
+    let mut parser = tree_sitter::Parser::new();
+    let mut queries = HashMap::new();
+    let mut trees = Vec::new();
+    for f in &loaded {
+        let name = f.file.language.name;
+        let grammar = grammar(name).unwrap();
+        if !queries.contains_key(name) {
+            let query = tree_sitter::Query::new(&grammar, &atoms_query(name)?)
+                .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            queries.insert(name, query);
+        }
+        parser.set_language(&grammar)?;
+        trees.push(parser.parse(&f.text, None).context("parse")?);
+    }
+    let bytes: usize = loaded.iter().map(|f| f.text.len()).sum();
+    let best = |f: &mut dyn FnMut() -> usize| {
+        let mut best = f64::MAX;
+        let mut n = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            n = f();
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        (best, n)
+    };
+    let (parse, _) = best(&mut || {
+        let mut n = 0;
+        for f in &loaded {
+            parser.set_language(&grammar(f.file.language.name).unwrap()).unwrap();
+            n += parser.parse(&f.text, None).map_or(0, |t| t.root_node().child_count());
+        }
+        n
+    });
+    let mut cursor = tree_sitter::QueryCursor::new();
+    let mut query_pass = |depth: Option<u32>| {
+        best(&mut || {
+            let mut n = 0;
+            for (f, tree) in loaded.iter().zip(&trees) {
+                cursor.set_max_start_depth(depth);
+                let query = &queries[f.file.language.name];
+                let mut it = cursor.matches(query, tree.root_node(), f.text.as_bytes());
+                while let Some(m) = it.next() {
+                    n += m.captures.len();
+                }
+            }
+            n
+        })
+    };
+    let (full, captures_full) = query_pass(None);
+    let (limited, captures_limited) = query_pass(max_start_depth);
+    let (walk, nodes) = best(&mut || {
+        let mut n = 0;
+        for tree in &trees {
+            let mut c = tree.walk();
+            'walk: loop {
+                n += 1;
+                if c.goto_first_child() || c.goto_next_sibling() {
+                    continue;
+                }
+                loop {
+                    if !c.goto_parent() {
+                        break 'walk;
+                    }
+                    if c.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+        }
+        n
+    });
+    let ns = |s: f64| s * 1e9 / bytes as f64;
+    Ok(format!(
+        "files={} bytes={bytes} nodes={nodes} parse_ns_per_byte={:.1} query_ns_per_byte={:.1} \
+         query_depth{}_ns_per_byte={:.1} walk_ns_per_byte={:.1} captures={captures_full} \
+         captures_depth_limited={captures_limited}",
+        loaded.len(),
+        ns(parse),
+        ns(full),
+        max_start_depth.map_or("-".into(), |d| d.to_string()),
+        ns(limited),
+        ns(walk)
+    ))
+}
+
 fn main() -> Result<()> {
     let args = parse_args()?;
     let start = Instant::now();
     rayon::ThreadPoolBuilder::new().num_threads(args.threads).build_global()?;
     let files = collect(&args.root)?;
+    if args.mode == Mode::Query {
+        println!("{}", run_query(&files, args.max_start_depth)?);
+        return Ok(());
+    }
     let phases = Phases::default();
     let tally = match (args.mode, args.unit) {
         (Mode::Parse, _) => run_parse(&files),
@@ -208,6 +325,7 @@ fn main() -> Result<()> {
             run_splitter(&files, args.budget, tiktoken_rs::o200k_base()?)?
         }
         (Mode::Pipeline, unit) => run_pipeline(&files, args.budget, unit, &phases)?,
+        (Mode::Query, _) => unreachable!("handled above"),
     };
     let secs = start.elapsed().as_secs_f64();
     let mut line = format!(
