@@ -1,1 +1,5 @@
-//! placeholder
+//! End-to-end tests: the `cleave` binary on the fixtures, every record checked by the shared
+//! invariant checker.
+
+mod cli;
+mod support;

@@ -873,32 +873,52 @@ fn split_words(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
 
 /// The end of the longest text from `start` (at most `end`) of at most `room` units, at a char
 /// boundary; at least one char.
+///
+/// Gallops from `room` bytes (every unit here is at least a byte... or one char) doubling the
+/// probe until it no longer fits, then bisects: the work per call is proportional to the piece
+/// it returns, not to the rest of the text.
 fn longest_fit(text: &str, start: usize, end: usize, room: usize, sizer: &dyn ChunkSizer) -> usize {
+    use crate::atom::{ceil_char_boundary, floor_char_boundary};
     let first = start + text[start..end].chars().next().map_or(0, char::len_utf8);
-    if sizer.size(&text[start..end]) <= room {
+    if first >= end {
         return end;
     }
-    // Binary search on byte offsets snapped to char boundaries; token counts are monotone
-    // enough in the prefix length that a final step back settles the rare exception.
-    let (mut lo, mut hi) = (first, end);
-    while lo < hi {
-        let mid = crate::atom::ceil_char_boundary(text, lo + (hi - lo).div_ceil(2));
-        let mid = if mid > hi { hi } else { mid };
-        if mid <= lo {
+    let fits = |cut: usize| sizer.size(&text[start..cut]) <= room;
+    // Gallop: `lo` fits, `hi` does not (or is the end).
+    let mut lo = first;
+    let mut probe = room.max(1);
+    let mut hi = loop {
+        let cut = ceil_char_boundary(text, start.saturating_add(probe)).min(end);
+        if cut <= lo {
+            // `lo < end` holds here, so doubling reaches a cut past it.
+            probe = probe.saturating_mul(2);
+            continue;
+        }
+        if !fits(cut) {
+            break cut;
+        }
+        lo = cut;
+        if cut == end {
+            return end;
+        }
+        probe = probe.saturating_mul(2);
+    };
+    // Bisect between a fitting and a non-fitting cut.
+    while hi > lo {
+        let mid = ceil_char_boundary(text, lo + (hi - lo).div_ceil(2));
+        if mid >= hi {
             break;
         }
-        if sizer.size(&text[start..mid]) <= room {
+        if fits(mid) {
             lo = mid;
         } else {
-            hi = crate::atom::floor_char_boundary(text, mid - 1).max(lo);
-            if hi == lo {
-                break;
-            }
+            hi = mid;
         }
     }
+    // Token counts are not strictly monotone in the prefix: step back until it fits.
     let mut cut = lo;
-    while cut > first && sizer.size(&text[start..cut]) > room {
-        cut = crate::atom::floor_char_boundary(text, cut - 1);
+    while cut > first && !fits(cut) {
+        cut = floor_char_boundary(text, cut - 1);
     }
     cut.max(first)
 }

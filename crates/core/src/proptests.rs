@@ -205,3 +205,26 @@ fn oversize_atoms_are_opened_with_parts_in_headers() {
         assert!(c.text.starts_with("    let "), "cut at statement starts: {:?}", c.text);
     }
 }
+
+/// A minified file is one line of 350 KB with no whitespace: every piece comes from the char
+/// splitter, whose work must stay proportional to the piece it cuts.
+#[test]
+fn one_huge_line_splits_in_linear_time() {
+    let text =
+        format!("var a={};\n", (0..60_000).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
+    let source = Source::new("min.js", &text);
+    let tree = atomize_blocks(&text, "javascript", ContentKind::Code);
+    for unit in [Unit::Chars, Unit::Tokens(Tokenizer::O200k)] {
+        let config = ChunkConfig::new(64, unit).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        crate::check::assert_invariants(&source, &tree, &chunks, &config);
+        // Each chunk is nearly full: a header of a few units and a body up to the budget.
+        let body_units: usize = chunks.iter().map(|c| config.unit().sizer().size(&c.text)).sum();
+        assert!(body_units <= chunks.len() * 64);
+        assert!(
+            chunks.len() * 40 < body_units,
+            "{unit}: {} chunks for {body_units} units",
+            chunks.len()
+        );
+    }
+}

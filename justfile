@@ -1,0 +1,27 @@
+# cleave tasks. Every recipe is a plain cargo or shell command: the README's commands work
+# without just.
+
+# Chunk a file or folder (JSON Lines on stdout); extra arguments go to `cleave chunk`.
+chunk path *args:
+    cargo run --release -p cleave-cli -- chunk {{path}} {{args}}
+
+# The test suite, as CI runs it.
+test:
+    cargo test --workspace
+
+# Slow tests on real corpora (see bench/corpus.sh for building them).
+test-slow:
+    CLEAVE_SLOW_TESTS=1 cargo test --workspace --release -- --nocapture
+
+# Lints as CI runs them.
+lint:
+    cargo fmt --all --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# End-to-end benchmarks against the parse-only limit and text-splitter; writes bench/runs/.
+bench *args:
+    bash bench/run.sh {{args}}
+
+# Fuzz the packer through the shared invariant checker with many more property cases.
+fuzz cases="20000":
+    PROPTEST_CASES={{cases}} cargo test --release -p cleave-core proptests
