@@ -49,6 +49,7 @@ struct Stats {
     within: usize,
     covered_once: usize,
     windows: usize,
+    line_windows: usize,
     symbols_in_range: usize,
     symbols_whole: usize,
     fitting_symbols: usize,
@@ -110,6 +111,7 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
         let n_chars = text.chars().count();
         stats.chars += n_chars;
         stats.windows += n_chars.div_ceil(budget);
+        stats.line_windows += line_windows(&text, budget);
         stats.degraded += usize::from(!tree.diagnostics.is_empty());
         let errors = check_invariants(&source, &tree, &chunks, &config);
         stats.violations += errors.len();
@@ -166,6 +168,24 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
     stats
 }
 
+/// Chunks of a plain line-window splitter: greedy runs of whole lines of at most `budget`
+/// chars, a longer line cut into budget-sized pieces.
+fn line_windows(text: &str, budget: usize) -> usize {
+    let mut n = 0;
+    let mut fill = 0;
+    for line in text.split_inclusive('\n') {
+        let len = line.chars().count();
+        if fill + len <= budget {
+            fill += len;
+            continue;
+        }
+        n += usize::from(fill > 0);
+        n += len / budget;
+        fill = len % budget;
+    }
+    n + usize::from(fill > 0)
+}
+
 fn pct(a: usize, b: usize) -> f64 {
     if b == 0 { 100.0 } else { a as f64 * 100.0 / b as f64 }
 }
@@ -187,10 +207,11 @@ fn corpus_quality_bars() {
             let per_100kb = s.chunks as f64 * 100_000.0 / s.chars.max(1) as f64;
             let windows_100kb = s.windows as f64 * 100_000.0 / s.chars.max(1) as f64;
             let ratio = per_100kb / windows_100kb;
+            let line_ratio = s.chunks as f64 / s.line_windows.max(1) as f64;
             let line = format!(
                 "{language:<10} budget {budget:>5}: {} files {:.1} MB {:.1} MB/s | within {:.2}% | once {:.2}% | \
                  symbols {:.2}% of {} (fitting with header {:.2}% of {}) | crumbs {:.2}% ({:.2}% in split files) | \
-                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x | scope named {:.2}% of {} | \
+                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x (vs line windows {line_ratio:.3}x) | scope named {:.2}% of {} | \
                  degraded files {} | violations {} | mean header {:.0}, mean body in split files {:.0}",
                 s.files,
                 s.bytes as f64 / 1e6,
