@@ -250,7 +250,7 @@ fn run_query(files: &[CorpusFile], max_start_depth: Option<u32>) -> Result<Strin
         let mut n = 0;
         for f in &loaded {
             parser.set_language(&grammar(f.file.language.name).unwrap()).unwrap();
-            n += parser.parse(&f.text, None).map_or(0, |t| t.root_node().child_count());
+            n += parser.parse(&f.text, None).map_or(0, |t| t.root_node().child_count() as usize);
         }
         n
     });
@@ -263,7 +263,7 @@ fn run_query(files: &[CorpusFile], max_start_depth: Option<u32>) -> Result<Strin
                 let query = &queries[f.file.language.name];
                 let mut it = cursor.matches(query, tree.root_node(), f.text.as_bytes());
                 while let Some(m) = it.next() {
-                    n += m.captures.len();
+                    n += m.captures().len();
                 }
             }
             n
