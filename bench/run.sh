@@ -114,15 +114,18 @@ bench_corpus() { # CORPUS [quick]: quick = cleave chars at the first budget + pa
                 --budget "$budget" --unit "$cu" --threads "$threads" --no-ignore --quiet)
             local chunks
             chunks=$(wc -l <"$tmp/cleave.out")
-            # Every non-empty UTF-8 file must come out as chunks (empty files give none).
+            # Every non-empty, non-hidden UTF-8 file must come out as chunks (empty files give none).
             local seen
             seen=$(python3 -c 'import json, os, sys
 paths = set()
 for line in open(sys.argv[1], encoding="utf-8"):
     paths.add(json.loads(line)["path"])
 expected = 0
-for d, _, fs in os.walk(sys.argv[2]):
+for d, ds, fs in os.walk(sys.argv[2]):
+    ds[:] = [x for x in ds if not x.startswith(".")]  # cleave skips hidden entries
     for f in fs:
+        if f.startswith("."):
+            continue
         b = open(os.path.join(d, f), "rb").read()
         try:
             expected += bool(b) and bool(b.decode("utf-8"))
