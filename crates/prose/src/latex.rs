@@ -114,7 +114,8 @@ impl Builder<'_> {
         if let Some(begin) = &scan.doc_begin {
             body_start = line_start(self.b, begin.start);
             if body_start > 0 {
-                children.push(self.preamble(0..body_start));
+                let items = self.within(&scan.roots, &(0..body_start));
+                children.push(self.preamble(0..body_start, &items));
             }
         }
         let body_end =
@@ -134,10 +135,11 @@ impl Builder<'_> {
         root
     }
 
-    /// The preamble: a scope atom of blank-line blocks and lines.
-    fn preamble(&self, range: Range<usize>) -> Atom {
+    /// The preamble: a scope atom of blocks (environments in it, such as `filecontents`, are
+    /// protected like anywhere else; sectioning commands in macro definitions mean nothing).
+    fn preamble(&self, range: Range<usize>, items: &[usize]) -> Atom {
         let label = AtomLabel { label: "preamble".to_owned(), ..AtomLabel::default() };
-        let mut atom = group(self.plain_blocks(range.clone()), range, Boundary::Section);
+        let mut atom = group(self.blocks(range.clone(), items), range, Boundary::Section);
         atom.kind = AtomKind::Block;
         atom.with_label(label).with_scope(true)
     }
