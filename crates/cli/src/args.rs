@@ -20,6 +20,34 @@ pub enum Command {
     Chunk(ChunkArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
+    /// Check JSON Lines written by `cleave chunk` against the files they came from: every
+    /// body is the file's slice, bodies tile each file, every chunk is within the budget.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `cleave verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// The JSON Lines file (`-` for stdin).
+    pub jsonl: PathBuf,
+    /// The PATH given to `cleave chunk` (a file or the walked folder).
+    #[arg(long)]
+    pub root: PathBuf,
+    /// The budget of the run.
+    #[arg(long, default_value_t = 2000)]
+    pub budget: usize,
+    /// The unit of the run.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The tokenizer of the run.
+    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    pub tokenizer: TokenizerArg,
+    /// The overlap of the run.
+    #[arg(long, default_value_t = 0)]
+    pub overlap: usize,
+    /// Whether the run had --no-headers.
+    #[arg(long)]
+    pub no_headers: bool,
 }
 
 /// Budget units on the command line.

@@ -8,6 +8,7 @@
 mod args;
 mod output;
 mod process;
+mod verify;
 mod walk;
 
 use std::collections::BTreeMap;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
     let res = match cli.command {
         Command::Chunk(args) => run_chunk(&args),
         Command::DumpAtoms(args) => run_dump(&args),
+        Command::Verify(args) => verify::run(&args),
     };
     match res {
         Ok(code) => code,
@@ -50,20 +52,28 @@ fn main() -> ExitCode {
 }
 
 fn config(args: &ChunkArgs) -> Result<ChunkConfig> {
-    let tokenizer = match args.tokenizer {
+    build_config(args.budget, args.unit, args.tokenizer, args.overlap, !args.no_headers)
+}
+
+/// A validated configuration from command-line values.
+pub(crate) fn build_config(
+    budget: usize,
+    unit: UnitArg,
+    tokenizer: TokenizerArg,
+    overlap: usize,
+    headers: bool,
+) -> Result<ChunkConfig> {
+    let tokenizer = match tokenizer {
         TokenizerArg::O200k => Tokenizer::O200k,
         TokenizerArg::Cl100k => Tokenizer::Cl100k,
     };
-    let unit = match args.unit {
+    let unit = match unit {
         UnitArg::Chars => Unit::Chars,
         UnitArg::Bytes => Unit::Bytes,
         UnitArg::Estimate => Unit::Estimate,
         UnitArg::Tokens => Unit::Tokens(tokenizer),
     };
-    let config = ChunkConfig::new(args.budget, unit)?
-        .with_overlap(args.overlap)?
-        .with_headers(!args.no_headers);
-    Ok(config)
+    Ok(ChunkConfig::new(budget, unit)?.with_overlap(overlap)?.with_headers(headers))
 }
 
 fn run_chunk(args: &ChunkArgs) -> Result<ExitCode> {
@@ -167,8 +177,7 @@ fn summarize(
             Outcome::Chunked => chunked += 1,
             Outcome::Fallback { .. } => fallback += 1,
             Outcome::Skipped { reason } => {
-                let kind = reason.split([' ', ':', '(']).next().unwrap_or("other").to_owned();
-                *skipped.entry(kind).or_default() += 1;
+                *skipped.entry(skip_kind(reason).to_owned()).or_default() += 1;
             }
         }
     }
@@ -182,6 +191,18 @@ fn summarize(
         "seconds": (secs * 1000.0).round() / 1000.0,
         "threads": threads,
     })
+}
+
+/// A short, stable name for a skip reason, for the summary's counts.
+fn skip_kind(reason: &str) -> &'static str {
+    match reason {
+        r if r.starts_with("binary") => "binary",
+        r if r.starts_with("empty") => "empty",
+        r if r.starts_with("not UTF-8") => "not-utf8",
+        r if r.starts_with("over the size limit") => "too-large",
+        r if r.starts_with("unreadable") => "unreadable",
+        _ => "other",
+    }
 }
 
 fn summary_line(s: &serde_json::Value) -> String {

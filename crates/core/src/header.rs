@@ -6,6 +6,7 @@ use crate::sizer::ChunkSizer;
 
 /// What a header says.
 pub(crate) struct HeaderFacts<'a> {
+    /// The file's path; empty to leave the path line out.
     pub path: &'a str,
     pub scope: &'a [&'a str],
     /// The innermost opened atom's signature (or label), when the chunk starts inside it.
@@ -34,7 +35,7 @@ pub(crate) fn render(
         scope_line = line(&format!("{label} (part {k}/{n})"));
     }
 
-    let mut header = line(facts.path);
+    let mut header = if facts.path.is_empty() { String::new() } else { line(facts.path) };
     if !fits(&header) {
         // Keep the end of the path: the file name says most.
         let chars: Vec<char> = facts.path.chars().collect();
@@ -68,14 +69,19 @@ pub(crate) fn render(
     }
 
     if let Some(sig) = facts.signature {
-        let with_sig = format!("{header}{}", line(sig));
-        if fits(&with_sig) {
+        // A signature keeps its lines (a table's header and delimiter rows, a long parameter
+        // list), each as a comment line.
+        let sig_lines: String =
+            sig.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| line(l)).collect();
+        let with_sig = format!("{header}{sig_lines}");
+        if !sig_lines.is_empty() && fits(&with_sig) {
             header = with_sig;
         }
     }
 
-    // Context (imports) gets what is left of a tenth of the budget's header share.
-    let context_cap = cap.min(sizer.size(&header) + cap / 2);
+    // Context lines (imports) get at most a sixth of the header's share of the budget (about
+    // 4 % of the budget), so small budgets keep their room for code.
+    let context_cap = cap.min(sizer.size(&header) + cap / 6);
     for ctx in facts.context {
         let with_ctx = format!("{header}{}", line(ctx));
         if sizer.size(&with_ctx) > context_cap {
@@ -115,7 +121,7 @@ mod tests {
         let h = render(&f, &style, &Chars, 1000);
         assert_eq!(
             h,
-            "// src/auth.rs\n// in impl AuthService > fn login (part 2/5)\n// pub fn login( &self)\n"
+            "// src/auth.rs\n// in impl AuthService > fn login (part 2/5)\n// pub fn login(\n// &self)\n"
         );
     }
 

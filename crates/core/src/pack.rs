@@ -34,8 +34,9 @@ const BALANCE_COST: f64 = 1_000.0;
 const MAX_WINDOW: usize = 2_048;
 /// Verify-and-repair rounds before the last resort (headerless, exact greedy split).
 const MAX_ROUNDS: usize = 24;
-/// Part numbers reserved in headers while packing: up to `999/999`.
-const RESERVED_PART: usize = 999;
+/// Part numbers reserved in headers while packing: up to `99/99`. An atom cut into more
+/// parts gets a longer header than reserved; exact verification then repairs its chunks.
+const RESERVED_PART: usize = 99;
 
 /// Chunks `source` along `tree` under `config`. Never fails, never panics on a valid tree:
 /// the bodies tile the source, and every header + body is within the budget.
@@ -84,6 +85,40 @@ struct Piece<'t> {
     stack: u32,
     /// Interned scope: the opened atoms that start strictly before the piece.
     scope: u32,
+    /// How much the header of a chunk starting here is shortened (see [`HeaderLevel`]).
+    level: HeaderLevel,
+}
+
+/// How complete a header is. An integral atom that fits the budget only with a shorter header
+/// gets one, rather than being cut: nothing cut in half comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum HeaderLevel {
+    /// Path, scope chain with part, signature, context lines.
+    Full,
+    /// Without context lines.
+    NoContext,
+    /// Path and scope chain only.
+    Scope,
+    /// Scope chain only: the record keeps the path.
+    ScopeOnly,
+    /// Path only.
+    Path,
+    /// No header.
+    Bare,
+}
+
+impl HeaderLevel {
+    const ALL: [HeaderLevel; 5] = [
+        HeaderLevel::Full,
+        HeaderLevel::NoContext,
+        HeaderLevel::Scope,
+        HeaderLevel::Path,
+        HeaderLevel::Bare,
+    ];
+
+    fn shorter(self) -> Option<HeaderLevel> {
+        Self::ALL.iter().copied().find(|l| *l > self)
+    }
 }
 
 /// A chunk under construction: pieces `pieces`, body `range` (widened by overlap at the end).
@@ -111,8 +146,8 @@ struct Packer<'s, 't> {
     stack_index: HashMap<Vec<u32>, u32>,
     scopes: Vec<Vec<u32>>,
     scope_index: HashMap<Vec<u32>, u32>,
-    /// Reserved header size per scope, filled lazily.
-    reserved: HashMap<u32, usize>,
+    /// Reserved header size per scope and level, filled lazily.
+    reserved: HashMap<(u32, HeaderLevel), usize>,
     /// Estimated size per atom in pre-order, and the pre-order index after each subtree.
     sizes: Vec<usize>,
     ends: Vec<u32>,
@@ -240,8 +275,13 @@ impl<'s, 't> Packer<'s, 't> {
             .find(|a| a.label.is_some())
     }
 
-    fn render_header(&self, scope: u32, part: Option<(usize, usize)>) -> String {
-        if !self.config.headers() {
+    fn render_header(
+        &self,
+        scope: u32,
+        part: Option<(usize, usize)>,
+        level: HeaderLevel,
+    ) -> String {
+        if !self.config.headers() || level == HeaderLevel::Bare {
             return String::new();
         }
         let chain: Vec<&str> = self.scopes[scope as usize]
@@ -258,24 +298,24 @@ impl<'s, 't> Packer<'s, 't> {
             _ => None,
         };
         let facts = HeaderFacts {
-            path: self.source.path(),
-            scope: &chain,
-            signature,
-            part,
-            context: &self.tree.context,
+            path: if level == HeaderLevel::ScopeOnly { "" } else { self.source.path() },
+            scope: if level >= HeaderLevel::Path { &[] } else { &chain },
+            signature: if level >= HeaderLevel::Scope { None } else { signature },
+            part: if level >= HeaderLevel::Path { None } else { part },
+            context: if level >= HeaderLevel::NoContext { &[] } else { &self.tree.context },
         };
         header::render(&facts, &self.tree.comment, self.sizer, self.config.header_cap())
     }
 
     /// The header size reserved while packing a chunk that starts in `scope`: part numbers are
     /// reserved at their widest.
-    fn reserved_header(&mut self, scope: u32) -> usize {
-        if let Some(&size) = self.reserved.get(&scope) {
+    fn reserved_header(&mut self, scope: u32, level: HeaderLevel) -> usize {
+        if let Some(&size) = self.reserved.get(&(scope, level)) {
             return size;
         }
         let part = self.innermost_labelled(scope).map(|_| (RESERVED_PART, RESERVED_PART));
-        let size = self.sizer.size(&self.render_header(scope, part));
-        self.reserved.insert(scope, size);
+        let size = self.sizer.size(&self.render_header(scope, part, level));
+        self.reserved.insert((scope, level), size);
         size
     }
 
@@ -311,19 +351,26 @@ impl<'s, 't> Packer<'s, 't> {
             (self.sizes[idx], self.leaves[idx] as usize)
         };
         let scope = self.scope_at(stack, atom.range.start);
-        let room = self.room.saturating_sub(self.reserved_header(scope));
-        if let Some(size) = self.fits_alone(atom, size, leaves, room) {
-            let stack_id = self.intern_stack(stack.clone());
-            self.pieces.push(Piece {
-                range: atom.range.clone(),
-                size,
-                boundary,
-                grain: Grain::Atom,
-                atom: Some(atom),
-                stack: stack_id,
-                scope,
-            });
-            return;
+        // Only symbols, sections and protected regions may shorten their header to stay whole;
+        // other atoms are opened, which keeps the header.
+        let levels: &[HeaderLevel] =
+            if atom.is_integral() { &HeaderLevel::ALL } else { &HeaderLevel::ALL[..1] };
+        for &level in levels {
+            let room = self.room.saturating_sub(self.reserved_header(scope, level));
+            if let Some(size) = self.fits_alone(atom, size, leaves, room) {
+                let stack_id = self.intern_stack(stack.clone());
+                self.pieces.push(Piece {
+                    range: atom.range.clone(),
+                    size,
+                    boundary,
+                    grain: Grain::Atom,
+                    atom: Some(atom),
+                    stack: stack_id,
+                    scope,
+                    level,
+                });
+                return;
+            }
         }
         let opened = self.open(atom);
         stack.push(opened);
@@ -367,7 +414,7 @@ impl<'s, 't> Packer<'s, 't> {
         for (i, part) in parts.into_iter().enumerate() {
             let b = if i == 0 { boundary } else { inner };
             let scope = self.scope_at(stack, part.start);
-            let room = self.room.saturating_sub(self.reserved_header(scope));
+            let room = self.room.saturating_sub(self.reserved_header(scope, HeaderLevel::Full));
             let size = self.sizer.size(&text[part.clone()]);
             if size > room {
                 if let Some(r) = run.take() {
@@ -399,6 +446,7 @@ impl<'s, 't> Packer<'s, 't> {
                 atom: None,
                 stack: stack_id,
                 scope,
+                level: HeaderLevel::Full,
             });
         }
         if let Some(r) = run {
@@ -415,7 +463,7 @@ impl<'s, 't> Packer<'s, 't> {
         let mut first = true;
         while start < range.end {
             let scope = self.scope_at(stack, start);
-            let room = self.room.saturating_sub(self.reserved_header(scope));
+            let room = self.room.saturating_sub(self.reserved_header(scope, HeaderLevel::Full));
             let end = longest_fit(text, start, range.end, room, self.sizer);
             let size = self.sizer.size(&text[start..end]);
             let b = if first { boundary } else { Boundary::Char };
@@ -427,6 +475,7 @@ impl<'s, 't> Packer<'s, 't> {
                 atom: None,
                 stack: stack_id,
                 scope,
+                level: HeaderLevel::Full,
             });
             first = false;
             start = end;
@@ -460,8 +509,8 @@ impl<'s, 't> Packer<'s, 't> {
         }
         let headers: Vec<usize> = (base..range.end)
             .map(|i| {
-                let scope = self.pieces[i].scope;
-                self.reserved_header(scope)
+                let (scope, level) = (self.pieces[i].scope, self.pieces[i].level);
+                self.reserved_header(scope, level)
             })
             .collect();
         let room = self.room.saturating_sub(shrink);
@@ -526,8 +575,8 @@ impl<'s, 't> Packer<'s, 't> {
             let parts = self.parts(&spans);
             let mut over = Vec::new();
             for (idx, span) in spans.iter_mut().enumerate() {
-                let scope = self.pieces[span.pieces.start].scope;
-                span.header = self.render_header(scope, parts[idx]);
+                let first = &self.pieces[span.pieces.start];
+                span.header = self.render_header(first.scope, parts[idx], first.level);
                 span.size = self.measure_chunk(&span.header, span.range.clone(), &span.pieces);
                 if span.size > budget {
                     over.push(idx);
@@ -595,6 +644,13 @@ impl<'s, 't> Packer<'s, 't> {
             return self.spans_from(&[pieces.start, best], pieces.end);
         }
         let piece = self.pieces[pieces.start].clone();
+        if let (Grain::Atom, Some(atom), Some(shorter)) =
+            (piece.grain, piece.atom, piece.level.shorter())
+            && atom.is_integral()
+        {
+            self.pieces[pieces.start].level = shorter;
+            return vec![span.clone()];
+        }
         let before = self.pieces.len();
         let tail: Vec<Piece<'t>> = self.pieces.drain(pieces.start + 1..).collect();
         self.pieces.truncate(pieces.start);

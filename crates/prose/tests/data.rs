@@ -106,6 +106,14 @@ fn json_chunks_name_their_key_path() {
     assert!(all.iter().any(|s| *s == "scripts.build"), "{all:?}");
 }
 
+/// The range of the `jobs > test > steps` entry whose text holds `needle`.
+fn tree_step_with(tree: &cleave_core::AtomTree, needle: &str) -> std::ops::Range<usize> {
+    (0..10)
+        .map(|i| at_path(tree, &["jobs", "test", "steps", &format!("[{i}]")]).range.clone())
+        .find(|r| CI[r.clone()].contains(needle))
+        .expect("a step holds the needle")
+}
+
 #[test]
 fn yaml_key_paths_follow_indentation() {
     let tree = atomize(Format::Yaml, CI);
@@ -114,10 +122,22 @@ fn yaml_key_paths_follow_indentation() {
     // The comment above a step belongs to it.
     let cache = at_path(&tree, &["jobs", "test", "steps", "[2]"]);
     assert!(CI[cache.range.clone()].trim_start().starts_with("# Cache the target"));
+    // At 400 chars the step fits only with a shortened header: it stays whole, and the record
+    // keeps its scope.
     let (_, chunks) = chunk(Format::Yaml, "ci.yaml", CI, 400, Unit::Chars);
     let step = chunks.iter().find(|c| c.text.contains("DATABASE_URL")).unwrap();
+    let step_atom = tree_step_with(&tree, "DATABASE_URL");
+    assert!(
+        step.byte_start <= step_atom.start && step_atom.end <= step.byte_end,
+        "the step is whole"
+    );
     assert!(step.scope.starts_with(&["jobs".to_owned(), "test".to_owned()]), "{:?}", step.scope);
-    assert!(step.header.starts_with("# ci.yaml\n# in jobs > test"), "{}", step.header);
+    // With room to spare the header carries the breadcrumb.
+    let (_, chunks) = chunk(Format::Yaml, "ci.yaml", CI, 800, Unit::Chars);
+    for c in chunks.iter().filter(|c| !c.scope.is_empty()) {
+        let crumb = format!("# ci.yaml\n# in {}", c.scope.join(" > "));
+        assert!(c.header.starts_with(&crumb), "{}", c.header);
+    }
 }
 
 #[test]
