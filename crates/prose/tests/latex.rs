@@ -334,6 +334,72 @@ fn checker_and_packer_disagree_under_the_header_cap() {
     assert!(cleave_core::check_chunks(&source, &chunks, &config).is_empty());
 }
 
+/// Every invariant of the shared checker on random LaTeX, with integrity judged against the
+/// largest header the packer may have reserved for the atom (its path, the scope chain of its
+/// ancestors with a part number, and their longest signature).
+///
+/// FIXME(core): the committed `check_invariants` judges "fits" with the largest header the
+/// chunks actually carry. The packer reserves the header of the scope an atom starts in, which
+/// can be larger (a container's signature, or a scope line the header cap later drops), so the
+/// shared checker reports atoms that never fitted as split; see
+/// `checker_and_packer_disagree_under_the_header_cap`. A core change under way measures the
+/// atom's own text instead; once it lands this helper can call `check_invariants` alone.
+fn random_check(text: &str, budget: usize, unit: Unit) -> Vec<String> {
+    let tree = atomize(text);
+    let source = Source::new("random.tex", text);
+    let config = ChunkConfig::new(budget, unit).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    let mut errors = cleave_core::check_chunks(&source, &chunks, &config);
+    if let Err(e) = tree.root.validate(text) {
+        errors.push(e);
+    }
+    let sizer = unit.sizer();
+    fn walk<'a>(atom: &'a Atom, up: &mut Vec<&'a Atom>, out: &mut Vec<(&'a Atom, Vec<&'a Atom>)>) {
+        out.push((atom, up.clone()));
+        up.push(atom);
+        for child in &atom.children {
+            walk(child, up, out);
+        }
+        up.pop();
+    }
+    let mut all = Vec::new();
+    walk(&tree.root, &mut Vec::new(), &mut all);
+    for (atom, ancestors) in all {
+        if !atom.is_integral() || atom.is_empty() {
+            continue;
+        }
+        let whole =
+            chunks.iter().any(|c| c.byte_start <= atom.range.start && atom.range.end <= c.byte_end);
+        if whole {
+            continue;
+        }
+        let chain: Vec<&str> =
+            ancestors.iter().filter(|a| a.is_scope).filter_map(|a| a.label_text()).collect();
+        let signature = ancestors
+            .iter()
+            .filter_map(|a| a.label.as_deref().and_then(|l| l.signature.as_deref()))
+            .map(|s| sizer.size(&format!("% {s}\n")))
+            .max()
+            .unwrap_or(0);
+        // With no scope chain the header names the innermost labelled atom instead.
+        let label = ancestors
+            .iter()
+            .filter_map(|a| a.label_text())
+            .map(|l| sizer.size(&format!("% {l} (part 999/999)\n")))
+            .max()
+            .unwrap_or(0);
+        let scope_line = sizer.size(&format!("% in {} (part 999/999)\n", chain.join(" > ")));
+        let header = sizer.size("% random.tex\n") + scope_line.max(label);
+        if sizer.size(&text[atom.range.clone()]) + header + signature <= budget {
+            errors.push(format!(
+                "{:?} atom {:?} fits the budget but is split",
+                atom.kind, atom.range
+            ));
+        }
+    }
+    errors
+}
+
 /// Fragments of LaTeX, well-formed or not, for property tests.
 fn fragment() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -398,27 +464,15 @@ fn document() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    // FIXME(core): below about 240 units the header cap (a quarter of the budget) can drop the
-    // scope line of a chunk; the checker then measures "fits" with the shortened header while
-    // the packer reserved the full one, and reports a section that did not fit as split. See
-    // `checker_and_packer_disagree_under_the_header_cap`.
     #[test]
-    fn random_latex_keeps_every_invariant(text in document(), budget in 240usize..1200) {
-        let tree = atomize(&text);
-        let source = Source::new("random.tex", &text);
-        let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
-        let chunks = pack(&source, &tree, &config);
-        let errors = check_invariants(&source, &tree, &chunks, &config);
+    fn random_latex_keeps_every_invariant(text in document(), budget in 40usize..1200) {
+        let errors = random_check(&text, budget, Unit::Chars);
         prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
     }
 
     #[test]
-    fn random_latex_in_bytes_keeps_every_invariant(text in document(), budget in 256usize..800) {
-        let tree = atomize(&text);
-        let source = Source::new("random.tex", &text);
-        let config = ChunkConfig::new(budget, Unit::Bytes).unwrap();
-        let chunks = pack(&source, &tree, &config);
-        let errors = check_invariants(&source, &tree, &chunks, &config);
+    fn random_latex_in_bytes_keeps_every_invariant(text in document(), budget in 64usize..800) {
+        let errors = random_check(&text, budget, Unit::Bytes);
         prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
     }
 
@@ -595,7 +649,16 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
         let prev = before.chars().next_back();
         // Headings and items start something new; so does text after a line of commands
         // (`\clearpage`).
-        let heading = ["\\part", "\\chapter", "\\section", "\\subsection", "\\subsubsection"];
+        let heading = [
+            "\\part",
+            "\\chapter",
+            "\\addchap",
+            "\\section",
+            "\\addsec",
+            "\\subsection",
+            "\\subsubsection",
+            "%",
+        ];
         let new_unit = heading
             .iter()
             .chain(&["\\paragraph", "\\item", "\\bibitem"])
@@ -630,7 +693,9 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
         let heading = [
             "\\part",
             "\\chapter",
+            "\\addchap",
             "\\section",
+            "\\addsec",
             "\\subsection",
             "\\subsubsection",
             "\\paragraph",
