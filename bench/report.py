@@ -92,8 +92,8 @@ print("Each ratio on wall time, then (cpu) on CPU time (user + system).")
 print("library: cleave's atomize + pack + JSON in process (harness), without the CLI's walk and writer.")
 odd = sorted({(k[0], v["status"]) for k, v in res.items() if v["status"].startswith("files:")})
 for corpus, status in odd:
-    print(f"note: {corpus}: cleave wrote chunks for {status[6:]} files (seen / all files the harness read,")
-    print("  empty files included, which give no chunks): check the run's report for skipped files.")
+    print(f"note: {corpus}: cleave wrote chunks for {status[6:]} files (seen / non-empty UTF-8 files not")
+    print("  hidden): check `cleave chunk --report` for the files it skipped.")
 print()
 
 # Targets, per corpus (the scaled copies only serve linearity).

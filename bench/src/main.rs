@@ -217,7 +217,8 @@ fn atoms_query(language: &str) -> Result<String> {
 
 /// Where the atomizer's time above parsing goes, one thread: each file is parsed once, then
 /// parsing again, the atoms query over the whole tree (optionally with a start depth limit),
-/// and a plain cursor walk over every node are each timed over all trees, best of 5.
+/// and a plain cursor walk over every node are each timed over all trees, best of 5
+/// (`QUERY_REPS`; 1 under callgrind).
 fn run_query(files: &[CorpusFile], max_start_depth: Option<u32>) -> Result<String> {
     use tree_sitter::StreamingIterator;
     let loaded = cleave_bench::read_all(files)?;
@@ -239,7 +240,8 @@ fn run_query(files: &[CorpusFile], max_start_depth: Option<u32>) -> Result<Strin
     let best = |f: &mut dyn FnMut() -> usize| {
         let mut best = f64::MAX;
         let mut n = 0;
-        for _ in 0..5 {
+        let reps: usize = std::env::var("QUERY_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+        for _ in 0..reps {
             let t = Instant::now();
             n = f();
             best = best.min(t.elapsed().as_secs_f64());
