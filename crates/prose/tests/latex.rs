@@ -749,7 +749,9 @@ fn corpus_quality() {
                 skipped += 1;
                 continue;
             };
-            tally_file(&f.to_string_lossy(), &text, budget, &mut t);
+            // Paths as the CLI writes them: relative to the walked root.
+            let rel = f.strip_prefix(&dir).unwrap_or(f);
+            tally_file(&rel.to_string_lossy(), &text, budget, &mut t);
         }
         let pct = |a: usize, b: usize| if b == 0 { 100.0 } else { 100.0 * a as f64 / b as f64 };
         eprintln!(
