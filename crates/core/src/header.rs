@@ -16,63 +16,57 @@ pub(crate) struct HeaderFacts<'a> {
     pub context: &'a [String],
 }
 
-/// Renders a header of at most `cap` units; facts that do not fit are shortened or left out,
-/// least important first (context, signature, then the outer scopes, then the path).
+/// Renders a header of at most `cap` units. What does not fit is left out, least important
+/// first: context lines, then the signature, then outer scopes (`in … > B > C`), then the path
+/// (the record keeps it), then the scope itself; a path that alone is too long is shortened
+/// from the left.
 pub(crate) fn render(
     facts: &HeaderFacts<'_>,
     style: &CommentStyle,
     sizer: &dyn ChunkSizer,
     cap: usize,
 ) -> String {
+    if cap == 0 {
+        return String::new();
+    }
     let line = |s: &str| format!("{}{}{}\n", style.prefix, one_line(s), style.suffix);
     let fits = |s: &str| sizer.size(s) <= cap;
 
     let part = facts.part.map(|(k, n, _)| format!(" (part {k}/{n})")).unwrap_or_default();
-    let mut scope_line = String::new();
-    if !facts.scope.is_empty() {
-        scope_line = line(&format!("in {}{part}", facts.scope.join(" > ")));
+    // Scope lines, longest first: the whole chain, then without its outer scopes.
+    let scope_lines: Vec<String> = if !facts.scope.is_empty() {
+        (0..facts.scope.len())
+            .map(|skip| {
+                let elided = if skip > 0 { "… > " } else { "" };
+                line(&format!("in {elided}{}{part}", facts.scope[skip..].join(" > ")))
+            })
+            .collect()
     } else if let Some((k, n, label)) = facts.part {
-        scope_line = line(&format!("{label} (part {k}/{n})"));
-    }
+        vec![line(&format!("{label} (part {k}/{n})"))]
+    } else {
+        Vec::new()
+    };
+    let path_line = if facts.path.is_empty() { String::new() } else { line(facts.path) };
 
-    let mut header = if facts.path.is_empty() { String::new() } else { line(facts.path) };
-    if !fits(&header) {
-        // Keep the end of the path: the file name says most.
-        let chars: Vec<char> = facts.path.chars().collect();
-        let mut keep = chars.len();
-        while keep > 0 {
-            keep /= 2;
-            let tail: String = chars[chars.len() - keep..].iter().collect();
-            header = line(&format!("…{tail}"));
-            if fits(&header) {
-                break;
-            }
+    // Path and the longest scope line that fits with it: the header proper.
+    let full = if scope_lines.is_empty() {
+        Some(path_line.clone()).filter(|h| fits(h))
+    } else {
+        scope_lines.iter().map(|s| format!("{path_line}{s}")).find(|h| fits(h))
+    };
+    let Some(mut header) = full else {
+        // Short of room: the scope alone, else the path alone (shortened if it must be).
+        if let Some(s) = scope_lines.iter().find(|s| fits(s)) {
+            return s.clone();
         }
-        if !fits(&header) {
-            return String::new();
-        }
-        return header;
-    }
-
-    if !scope_line.is_empty() {
-        let mut with_scope = format!("{header}{scope_line}");
-        let mut skip = 1;
-        while !fits(&with_scope) && skip < facts.scope.len() {
-            let rest = facts.scope[skip..].join(" > ");
-            with_scope = format!("{header}{}", line(&format!("in … > {rest}{part}")));
-            skip += 1;
-        }
-        if !fits(&with_scope) {
-            return header;
-        }
-        header = with_scope;
-    }
+        return shortened_path(facts.path, &line, &fits);
+    };
 
     if let Some(sig) = facts.signature {
         // A signature keeps its lines (a table's header and delimiter rows, a long parameter
         // list), each as a comment line.
         let sig_lines: String =
-            sig.lines().map(str::trim).filter(|l| !l.is_empty()).map(|l| line(l)).collect();
+            sig.lines().map(str::trim).filter(|l| !l.is_empty()).map(&line).collect();
         let with_sig = format!("{header}{sig_lines}");
         if !sig_lines.is_empty() && fits(&with_sig) {
             header = with_sig;
@@ -90,6 +84,33 @@ pub(crate) fn render(
         header = with_ctx;
     }
     header
+}
+
+/// The path line, or its end (`…/auth.rs`) if the whole path does not fit; empty if nothing
+/// fits.
+fn shortened_path(
+    path: &str,
+    line: &dyn Fn(&str) -> String,
+    fits: &dyn Fn(&str) -> bool,
+) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    let whole = line(path);
+    if fits(&whole) {
+        return whole;
+    }
+    let chars: Vec<char> = path.chars().collect();
+    let mut keep = chars.len();
+    while keep > 1 {
+        keep /= 2;
+        let tail: String = chars[chars.len() - keep..].iter().collect();
+        let h = line(&format!("…{tail}"));
+        if fits(&h) {
+            return h;
+        }
+    }
+    String::new()
 }
 
 /// Folds whitespace runs (newlines included) into single spaces.
@@ -141,5 +162,21 @@ mod tests {
         let style = CommentStyle::block("<!--", "-->");
         let h = render(&facts(&["Guide", "Install"], None), &style, &Chars, 1000);
         assert_eq!(h, "<!-- src/auth.rs -->\n<!-- in Guide > Install -->\n");
+    }
+
+    #[test]
+    fn short_of_room_the_scope_outlives_the_path() {
+        let style = CommentStyle::line("#");
+        let f = facts(&["class Outer", "def method"], None);
+        assert_eq!(
+            render(&f, &style, &Chars, 60),
+            "# src/auth.rs\n# in class Outer > def method\n"
+        );
+        assert_eq!(render(&f, &style, &Chars, 40), "# src/auth.rs\n# in … > def method\n");
+        assert_eq!(render(&f, &style, &Chars, 30), "# in class Outer > def method\n");
+        assert_eq!(render(&f, &style, &Chars, 20), "# in … > def method\n");
+        assert_eq!(render(&f, &style, &Chars, 14), "# src/auth.rs\n");
+        assert_eq!(render(&f, &style, &Chars, 10), "# …th.rs\n", "halving keeps the end");
+        assert_eq!(render(&f, &style, &Chars, 3), "");
     }
 }

@@ -85,40 +85,10 @@ struct Piece<'t> {
     stack: u32,
     /// Interned scope: the opened atoms that start strictly before the piece.
     scope: u32,
-    /// How much the header of a chunk starting here is shortened (see [`HeaderLevel`]).
-    level: HeaderLevel,
-}
-
-/// How complete a header is. An integral atom that fits the budget only with a shorter header
-/// gets one, rather than being cut: nothing cut in half comes first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-enum HeaderLevel {
-    /// Path, scope chain with part, signature, context lines.
-    Full,
-    /// Without context lines.
-    NoContext,
-    /// Path and scope chain only.
-    Scope,
-    /// Scope chain only: the record keeps the path.
-    ScopeOnly,
-    /// Path only.
-    Path,
-    /// No header.
-    Bare,
-}
-
-impl HeaderLevel {
-    const ALL: [HeaderLevel; 5] = [
-        HeaderLevel::Full,
-        HeaderLevel::NoContext,
-        HeaderLevel::Scope,
-        HeaderLevel::Path,
-        HeaderLevel::Bare,
-    ];
-
-    fn shorter(self) -> Option<HeaderLevel> {
-        Self::ALL.iter().copied().find(|l| *l > self)
-    }
+    /// Most units the header of a chunk starting here may take: the configured share, or
+    /// less for an integral atom that fits the budget only with a shorter header (nothing cut
+    /// in half comes first).
+    cap: usize,
 }
 
 /// A chunk under construction: pieces `pieces`, body `range` (widened by overlap at the end).
@@ -146,8 +116,10 @@ struct Packer<'s, 't> {
     stack_index: HashMap<Vec<u32>, u32>,
     scopes: Vec<Vec<u32>>,
     scope_index: HashMap<Vec<u32>, u32>,
-    /// Reserved header size per scope and level, filled lazily.
-    reserved: HashMap<(u32, HeaderLevel), usize>,
+    /// Reserved header size per scope and header cap, filled lazily.
+    reserved: HashMap<(u32, usize), usize>,
+    /// The configured header cap.
+    full_cap: usize,
     /// Estimated size per atom in pre-order, and the pre-order index after each subtree.
     sizes: Vec<usize>,
     ends: Vec<u32>,
@@ -174,6 +146,7 @@ impl<'s, 't> Packer<'s, 't> {
             scopes: Vec::new(),
             scope_index: HashMap::new(),
             reserved: HashMap::new(),
+            full_cap: config.header_cap(),
             sizes: Vec::new(),
             ends: Vec::new(),
             leaves: Vec::new(),
@@ -275,13 +248,8 @@ impl<'s, 't> Packer<'s, 't> {
             .find(|a| a.label.is_some())
     }
 
-    fn render_header(
-        &self,
-        scope: u32,
-        part: Option<(usize, usize)>,
-        level: HeaderLevel,
-    ) -> String {
-        if !self.config.headers() || level == HeaderLevel::Bare {
+    fn render_header(&self, scope: u32, part: Option<(usize, usize)>, cap: usize) -> String {
+        if !self.config.headers() || cap == 0 {
             return String::new();
         }
         let chain: Vec<&str> = self.scopes[scope as usize]
@@ -298,24 +266,24 @@ impl<'s, 't> Packer<'s, 't> {
             _ => None,
         };
         let facts = HeaderFacts {
-            path: if level == HeaderLevel::ScopeOnly { "" } else { self.source.path() },
-            scope: if level >= HeaderLevel::Path { &[] } else { &chain },
-            signature: if level >= HeaderLevel::Scope { None } else { signature },
-            part: if level >= HeaderLevel::Path { None } else { part },
-            context: if level >= HeaderLevel::NoContext { &[] } else { &self.tree.context },
+            path: self.source.path(),
+            scope: &chain,
+            signature,
+            part,
+            context: &self.tree.context,
         };
-        header::render(&facts, &self.tree.comment, self.sizer, self.config.header_cap())
+        header::render(&facts, &self.tree.comment, self.sizer, cap)
     }
 
     /// The header size reserved while packing a chunk that starts in `scope`: part numbers are
     /// reserved at their widest.
-    fn reserved_header(&mut self, scope: u32, level: HeaderLevel) -> usize {
-        if let Some(&size) = self.reserved.get(&(scope, level)) {
+    fn reserved_header(&mut self, scope: u32, cap: usize) -> usize {
+        if let Some(&size) = self.reserved.get(&(scope, cap)) {
             return size;
         }
         let part = self.innermost_labelled(scope).map(|_| (RESERVED_PART, RESERVED_PART));
-        let size = self.sizer.size(&self.render_header(scope, part, level));
-        self.reserved.insert((scope, level), size);
+        let size = self.sizer.size(&self.render_header(scope, part, cap));
+        self.reserved.insert((scope, cap), size);
         size
     }
 
@@ -351,26 +319,30 @@ impl<'s, 't> Packer<'s, 't> {
             (self.sizes[idx], self.leaves[idx] as usize)
         };
         let scope = self.scope_at(stack, atom.range.start);
-        // Only symbols, sections and protected regions may shorten their header to stay whole;
-        // other atoms are opened, which keeps the header.
-        let levels: &[HeaderLevel] =
-            if atom.is_integral() { &HeaderLevel::ALL } else { &HeaderLevel::ALL[..1] };
-        for &level in levels {
-            let room = self.room.saturating_sub(self.reserved_header(scope, level));
-            if let Some(size) = self.fits_alone(atom, size, leaves, room) {
-                let stack_id = self.intern_stack(stack.clone());
-                self.pieces.push(Piece {
-                    range: atom.range.clone(),
-                    size,
-                    boundary,
-                    grain: Grain::Atom,
-                    atom: Some(atom),
-                    stack: stack_id,
-                    scope,
-                    level,
-                });
-                return;
-            }
+        let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
+        // A symbol, section or protected region that fits the budget only with a shorter
+        // header gets exactly the room its text leaves; other atoms are opened instead, which
+        // keeps the header.
+        let fit = match self.fits_alone(atom, size, leaves, room) {
+            Some(size) => Some((size, self.full_cap)),
+            None if atom.is_integral() => self
+                .fits_alone(atom, size, leaves, self.room)
+                .map(|size| (size, self.full_cap.min(self.room - size))),
+            None => None,
+        };
+        if let Some((size, cap)) = fit {
+            let stack_id = self.intern_stack(stack.clone());
+            self.pieces.push(Piece {
+                range: atom.range.clone(),
+                size,
+                boundary,
+                grain: Grain::Atom,
+                atom: Some(atom),
+                stack: stack_id,
+                scope,
+                cap,
+            });
+            return;
         }
         let opened = self.open(atom);
         stack.push(opened);
@@ -414,7 +386,7 @@ impl<'s, 't> Packer<'s, 't> {
         for (i, part) in parts.into_iter().enumerate() {
             let b = if i == 0 { boundary } else { inner };
             let scope = self.scope_at(stack, part.start);
-            let room = self.room.saturating_sub(self.reserved_header(scope, HeaderLevel::Full));
+            let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
             let size = self.sizer.size(&text[part.clone()]);
             if size > room {
                 if let Some(r) = run.take() {
@@ -446,7 +418,7 @@ impl<'s, 't> Packer<'s, 't> {
                 atom: None,
                 stack: stack_id,
                 scope,
-                level: HeaderLevel::Full,
+                cap: self.full_cap,
             });
         }
         if let Some(r) = run {
@@ -463,7 +435,7 @@ impl<'s, 't> Packer<'s, 't> {
         let mut first = true;
         while start < range.end {
             let scope = self.scope_at(stack, start);
-            let room = self.room.saturating_sub(self.reserved_header(scope, HeaderLevel::Full));
+            let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
             let end = longest_fit(text, start, range.end, room, self.sizer);
             let size = self.sizer.size(&text[start..end]);
             let b = if first { boundary } else { Boundary::Char };
@@ -475,7 +447,7 @@ impl<'s, 't> Packer<'s, 't> {
                 atom: None,
                 stack: stack_id,
                 scope,
-                level: HeaderLevel::Full,
+                cap: self.full_cap,
             });
             first = false;
             start = end;
@@ -509,8 +481,8 @@ impl<'s, 't> Packer<'s, 't> {
         }
         let headers: Vec<usize> = (base..range.end)
             .map(|i| {
-                let (scope, level) = (self.pieces[i].scope, self.pieces[i].level);
-                self.reserved_header(scope, level)
+                let (scope, cap) = (self.pieces[i].scope, self.pieces[i].cap);
+                self.reserved_header(scope, cap)
             })
             .collect();
         let room = self.room.saturating_sub(shrink);
@@ -576,7 +548,7 @@ impl<'s, 't> Packer<'s, 't> {
             let mut over = Vec::new();
             for (idx, span) in spans.iter_mut().enumerate() {
                 let first = &self.pieces[span.pieces.start];
-                span.header = self.render_header(first.scope, parts[idx], first.level);
+                span.header = self.render_header(first.scope, parts[idx], first.cap);
                 span.size = self.measure_chunk(&span.header, span.range.clone(), &span.pieces);
                 if span.size > budget {
                     over.push(idx);
@@ -644,11 +616,13 @@ impl<'s, 't> Packer<'s, 't> {
             return self.spans_from(&[pieces.start, best], pieces.end);
         }
         let piece = self.pieces[pieces.start].clone();
-        if let (Grain::Atom, Some(atom), Some(shorter)) =
-            (piece.grain, piece.atom, piece.level.shorter())
+        // An integral atom first gives up header room (a BPE may count the seam between header
+        // and body differently than the parts).
+        if let (Grain::Atom, Some(atom)) = (piece.grain, piece.atom)
             && atom.is_integral()
+            && piece.cap > 0
         {
-            self.pieces[pieces.start].level = shorter;
+            self.pieces[pieces.start].cap = piece.cap.saturating_sub(excess.max(1));
             return vec![span.clone()];
         }
         let before = self.pieces.len();

@@ -58,7 +58,7 @@ fn build(
         _ => AtomKind::Protected,
     };
     let mut atom =
-        Atom::new(kind, range.clone()).with_scope(s % 3 == 0).with_boundary(match s % 7 {
+        Atom::new(kind, range.clone()).with_scope(s.is_multiple_of(3)).with_boundary(match s % 7 {
             0 => Boundary::Item,
             1 => Boundary::Member,
             2 => Boundary::Statement,
@@ -70,8 +70,8 @@ fn build(
     if s % 4 != 3 {
         atom = atom.with_label(AtomLabel {
             label: format!("item{}", s % 100),
-            name: (s % 2 == 0).then(|| format!("n{}", s % 50)),
-            signature: (s % 8 == 0).then(|| format!("fn item{}(a: u32) -> Result<()>", s % 100)),
+            name: s.is_multiple_of(2).then(|| format!("n{}", s % 50)),
+            signature: s.is_multiple_of(8).then(|| format!("fn item{}(a: u32) -> Result<()>", s % 100)),
         });
     }
     if depth > 5 || range.len() < 2 || s % 9 == 8 {
