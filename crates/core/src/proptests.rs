@@ -71,7 +71,9 @@ fn build(
         atom = atom.with_label(AtomLabel {
             label: format!("item{}", s % 100),
             name: s.is_multiple_of(2).then(|| format!("n{}", s % 50)),
-            signature: s.is_multiple_of(8).then(|| format!("fn item{}(a: u32) -> Result<()>", s % 100)),
+            signature: s
+                .is_multiple_of(8)
+                .then(|| format!("fn item{}(a: u32) -> Result<()>", s % 100)),
         });
     }
     if depth > 5 || range.len() < 2 || s % 9 == 8 {

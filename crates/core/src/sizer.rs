@@ -1,8 +1,12 @@
 //! Sizers: how the budget is counted. Bytes, chars, BPE tokens and a cheap estimate share one
 //! small trait.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
+
+use xxhash_rust::xxh3::Xxh3Builder;
 
 use crate::text::count_chars;
 
@@ -141,12 +145,48 @@ impl ChunkSizer for Chars {
 #[derive(Debug, Clone, Copy)]
 pub struct Tokens(pub Tokenizer);
 
+/// Pre-tokens longer than this are counted without the cache: they are rare and seldom repeat.
+const CACHED_PIECE_MAX: usize = 48;
+/// The cache is emptied when it holds this many pre-tokens, which bounds its memory (a few MB).
+const CACHE_MAX_ENTRIES: usize = 1 << 17;
+
+thread_local! {
+    /// Token counts of pre-tokens, per tokenizer, per thread. Source code repeats the same
+    /// identifiers, keywords and indentation runs all the time; counting a pre-token is a BPE
+    /// run with allocations, looking it up is a hash.
+    static PIECE_COUNTS: RefCell<[HashMap<Box<str>, u32, Xxh3Builder>; 2]> =
+        RefCell::new([HashMap::with_hasher(Xxh3Builder::new()), HashMap::with_hasher(Xxh3Builder::new())]);
+}
+
 impl ChunkSizer for Tokens {
+    /// The same count as `bpe_openai::Tokenizer::count` (the sum of the counts of the text's
+    /// pre-tokens; the OpenAI vocabularies need no normalisation), with pre-token counts cached.
     fn size(&self, text: &str) -> usize {
         if text.is_empty() {
             return 0;
         }
-        self.0.bpe().count(text)
+        let tokenizer = self.0.bpe();
+        PIECE_COUNTS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            let counts = &mut cache[self.0 as usize];
+            if counts.len() > CACHE_MAX_ENTRIES {
+                counts.clear();
+            }
+            tokenizer
+                .split(text)
+                .map(|piece| {
+                    if piece.len() > CACHED_PIECE_MAX {
+                        return tokenizer.bpe.count(piece.as_bytes());
+                    }
+                    if let Some(&n) = counts.get(piece) {
+                        return n as usize;
+                    }
+                    let n = tokenizer.bpe.count(piece.as_bytes());
+                    counts.insert(piece.into(), n as u32);
+                    n
+                })
+                .sum()
+        })
     }
     fn is_additive(&self) -> bool {
         false
@@ -181,6 +221,27 @@ mod tests {
         let t = Unit::Tokens(Tokenizer::Cl100k).sizer().size("hello world");
         assert_eq!(t, 2);
         assert_eq!(Unit::Tokens(Tokenizer::O200k).sizer().size(""), 0);
+    }
+
+    #[test]
+    fn cached_counts_equal_the_tokenizers_own() {
+        let texts = [
+            "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n",
+            "    \n\n\t  mixed   whitespace\r\n and 'quotes' don't ",
+            "Ünïcödé — 文字 🎉 emoji and numbers 1234567 3.14159",
+            &"a".repeat(300),
+        ];
+        for tokenizer in [Tokenizer::O200k, Tokenizer::Cl100k] {
+            for _ in 0..2 {
+                for text in texts {
+                    assert_eq!(
+                        Tokens(tokenizer).size(text),
+                        tokenizer.bpe().count(text),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
