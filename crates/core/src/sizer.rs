@@ -154,8 +154,9 @@ thread_local! {
     /// Token counts of pre-tokens, per tokenizer, per thread. Source code repeats the same
     /// identifiers, keywords and indentation runs all the time; counting a pre-token is a BPE
     /// run with allocations, looking it up is a hash.
-    static PIECE_COUNTS: RefCell<[HashMap<Box<str>, u32, Xxh3Builder>; 2]> =
-        RefCell::new([HashMap::with_hasher(Xxh3Builder::new()), HashMap::with_hasher(Xxh3Builder::new())]);
+    static PIECE_COUNTS: RefCell<[HashMap<Box<str>, u32, Xxh3Builder>; 2]> = const {
+        RefCell::new([HashMap::with_hasher(Xxh3Builder::new()), HashMap::with_hasher(Xxh3Builder::new())])
+    };
 }
 
 impl ChunkSizer for Tokens {
