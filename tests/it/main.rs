@@ -2,4 +2,5 @@
 //! invariant checker.
 
 mod cli;
+mod snapshots;
 mod support;
