@@ -37,7 +37,7 @@ pub use atom::{
 pub use check::{assert_invariants, check_chunks, check_invariants};
 pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, provenance_tag};
 pub use config::{ChunkConfig, ConfigError};
-pub use pack::pack;
+pub use pack::{line_ranges, pack};
 pub use plain::{atomize_blocks, blocks};
 pub use sizer::{Bytes, Chars, ChunkSizer, Estimate, Tokenizer, Tokens, Unit};
 pub use text::Source;

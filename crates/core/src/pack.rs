@@ -367,7 +367,7 @@ impl<'s, 't> Packer<'s, 't> {
         let stack_id = self.intern_stack(stack.to_vec());
         let text = self.source.text();
         let parts: Vec<Range<usize>> = match grain {
-            Grain::Atom | Grain::Lines => split_lines(text, range.clone()),
+            Grain::Atom | Grain::Lines => line_ranges(text, range.clone()),
             Grain::Words => split_words(text, range.clone()),
             Grain::Chars => Vec::new(),
         };
@@ -865,8 +865,8 @@ fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
     (first, end.max(first + 1))
 }
 
-/// Lines of `range`, each with its newline.
-fn split_lines(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+/// Lines of `range` in `text`, each with its newline.
+pub fn line_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
     for (i, b) in text.as_bytes()[range.clone()].iter().enumerate() {
@@ -1033,7 +1033,7 @@ mod tests {
     fn lines_keep_their_newline() {
         let text = "a\nb\n\nc";
         let lines: Vec<&str> =
-            split_lines(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
+            line_ranges(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(lines, vec!["a\n", "b\n", "\n", "c"]);
     }
 

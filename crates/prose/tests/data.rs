@@ -1,38 +1,20 @@
 //! JSON, YAML and TOML atomizers: fixtures × budgets × units through the invariant checker,
 //! key paths as scopes, and property tests on random (valid and broken) data files.
 
-use cleave_code::ParseContext;
 use cleave_core::{
-    Atom, AtomTree, Chunk, ChunkConfig, ContentKind, Severity, Source, Tokenizer, Unit,
-    check_invariants, pack,
+    Atom, AtomTree, ChunkConfig, ContentKind, Severity, Source, Tokenizer, Unit, check_invariants,
+    pack,
 };
-use cleave_prose::{Format, atomize_prose};
+use cleave_prose::Format;
 use proptest::prelude::*;
 
 const PACKAGE: &str = include_str!("../../../fixtures/data/package.json");
 const CI: &str = include_str!("../../../fixtures/data/ci.yaml");
 const CARGO: &str = include_str!("../../../fixtures/data/Cargo.toml");
 
-fn atomize(format: Format, text: &str) -> AtomTree {
-    atomize_prose(format, text, &mut ParseContext::new())
-}
+mod common;
 
-fn chunk(
-    format: Format,
-    path: &str,
-    text: &str,
-    budget: usize,
-    unit: Unit,
-) -> (AtomTree, Vec<Chunk>) {
-    let tree = atomize(format, text);
-    tree.root.validate(text).unwrap();
-    let source = Source::new(path, text);
-    let config = ChunkConfig::new(budget, unit).unwrap();
-    let chunks = pack(&source, &tree, &config);
-    let errors = check_invariants(&source, &tree, &chunks, &config);
-    assert!(errors.is_empty(), "{path} at {budget} {unit}:\n{}", errors.join("\n"));
-    (tree, chunks)
-}
+use common::{atomize, chunk};
 
 /// The atom reached by following child labels from the root.
 fn at_path<'a>(tree: &'a AtomTree, path: &[&str]) -> &'a Atom {

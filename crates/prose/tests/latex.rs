@@ -4,26 +4,21 @@
 
 use std::path::Path;
 
-use cleave_code::ParseContext;
 use cleave_core::{
-    Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants,
-    check_invariants, pack,
+    Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, check_invariants, pack,
 };
-use cleave_prose::{Format, atomize_prose};
+use cleave_prose::Format;
 use proptest::prelude::*;
 
+mod common;
+
 fn atomize(text: &str) -> AtomTree {
-    atomize_prose(Format::Latex, text, &mut ParseContext::new())
+    common::atomize(Format::Latex, text)
 }
 
-/// Chunks `text` and checks every invariant.
+/// Chunks LaTeX and checks every invariant.
 fn chunk(path: &str, text: &str, budget: usize, unit: Unit) -> (AtomTree, Vec<Chunk>) {
-    let tree = atomize(text);
-    let source = Source::new(path, text);
-    let config = ChunkConfig::new(budget, unit).unwrap();
-    let chunks = pack(&source, &tree, &config);
-    assert_invariants(&source, &tree, &chunks, &config);
-    (tree, chunks)
+    common::chunk(Format::Latex, path, text, budget, unit)
 }
 
 fn fixture(name: &str) -> (String, String) {

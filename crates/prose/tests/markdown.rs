@@ -2,32 +2,26 @@
 //! checks (sections, protected fences, tables and math), property tests on random Markdown,
 //! and a corpus measurement gated by `CLEAVE_SLOW_TESTS`.
 
-use cleave_code::ParseContext;
 use cleave_core::{
     Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Tokenizer, Unit,
     check_invariants, pack,
 };
-use cleave_prose::{Format, atomize_prose};
+use cleave_prose::Format;
 use proptest::prelude::*;
 
 const README: &str = include_str!("../../../fixtures/markdown/readme.md");
 const UNTERMINATED: &str = include_str!("../../../fixtures/markdown/unterminated.md");
 const MATH_AND_LISTS: &str = include_str!("../../../fixtures/markdown/math_and_lists.md");
 
+mod common;
+
 fn atomize(text: &str) -> AtomTree {
-    atomize_prose(Format::Markdown, text, &mut ParseContext::new())
+    common::atomize(Format::Markdown, text)
 }
 
-/// Chunks `text` and checks every invariant; returns the tree and the chunks.
+/// Chunks Markdown and checks every invariant; returns the tree and the chunks.
 fn chunk(path: &str, text: &str, budget: usize, unit: Unit) -> (AtomTree, Vec<Chunk>) {
-    let tree = atomize(text);
-    tree.root.validate(text).unwrap();
-    let source = Source::new(path, text);
-    let config = ChunkConfig::new(budget, unit).unwrap();
-    let chunks = pack(&source, &tree, &config);
-    let errors = check_invariants(&source, &tree, &chunks, &config);
-    assert!(errors.is_empty(), "{path} at {budget} {unit}:\n{}", errors.join("\n"));
-    (tree, chunks)
+    common::chunk(Format::Markdown, path, text, budget, unit)
 }
 
 /// Every atom of the tree with the given label.

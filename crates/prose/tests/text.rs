@@ -1,36 +1,16 @@
 //! Plain text and reStructuredText atomizers: fixtures × budgets × units through the invariant
 //! checker, sentence cuts, RST titles as sections, and property tests on random text.
 
-use cleave_code::ParseContext;
-use cleave_core::{
-    Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Source, Tokenizer, Unit, check_invariants, pack,
-};
-use cleave_prose::{Format, atomize_prose};
+use cleave_core::{Atom, AtomKind, ChunkConfig, Source, Tokenizer, Unit, check_invariants, pack};
+use cleave_prose::Format;
 use proptest::prelude::*;
 
 const NOTES: &str = include_str!("../../../fixtures/text/notes.txt");
 const GUIDE: &str = include_str!("../../../fixtures/text/guide.rst");
 
-fn atomize(format: Format, text: &str) -> AtomTree {
-    atomize_prose(format, text, &mut ParseContext::new())
-}
+mod common;
 
-fn chunk(
-    format: Format,
-    path: &str,
-    text: &str,
-    budget: usize,
-    unit: Unit,
-) -> (AtomTree, Vec<Chunk>) {
-    let tree = atomize(format, text);
-    tree.root.validate(text).unwrap();
-    let source = Source::new(path, text);
-    let config = ChunkConfig::new(budget, unit).unwrap();
-    let chunks = pack(&source, &tree, &config);
-    let errors = check_invariants(&source, &tree, &chunks, &config);
-    assert!(errors.is_empty(), "{path} at {budget} {unit}:\n{}", errors.join("\n"));
-    (tree, chunks)
-}
+use common::{atomize, chunk};
 
 fn starts_mid_word(text: &str, at: usize) -> bool {
     let before = text[..at].chars().next_back();

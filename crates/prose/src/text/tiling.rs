@@ -100,18 +100,7 @@ fn line_start_before(text: &str, at: usize, floor: usize) -> usize {
 
 /// Line ranges of `range`, each with its newline.
 pub(crate) fn lines(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = range.start;
-    for (i, b) in text.as_bytes()[range.clone()].iter().enumerate() {
-        if *b == b'\n' {
-            out.push(start..range.start + i + 1);
-            start = range.start + i + 1;
-        }
-    }
-    if start < range.end {
-        out.push(start..range.end);
-    }
-    out
+    cleave_core::line_ranges(text, range)
 }
 
 #[cfg(test)]
