@@ -149,6 +149,9 @@ pub struct LanguageConfig {
     pub(crate) query: Query,
     /// Role of each capture index.
     pub(crate) roles: Vec<Role>,
+    /// Node kinds (by id) that the first node of some pattern can match: the query is run
+    /// only at these nodes. `None` when a pattern may start at any node (`(_)`, `_`).
+    pub(crate) root_kinds: Option<Vec<bool>>,
 }
 
 impl LanguageConfig {
@@ -187,8 +190,124 @@ impl LanguageConfig {
                 }
             }
         }
-        Ok(Self { query, roles })
+        let root_kinds = root_kinds(&grammar, &query, source);
+        Ok(Self { query, roles, root_kinds })
     }
+
+    /// Whether some pattern can start at a node of this kind.
+    pub(crate) fn may_start_at(&self, kind_id: u16) -> bool {
+        self.root_kinds
+            .as_ref()
+            .is_none_or(|k| k.get(usize::from(kind_id)).copied().unwrap_or(true))
+    }
+}
+
+/// The node kinds the patterns of `query` start with, read from the pattern texts: the first
+/// `(kind` or `"token"` of each pattern, or of each branch of a leading `[…]` alternation.
+/// `None` when some pattern may start anywhere (a wildcard, or text this reader does not know).
+fn root_kinds(grammar: &tree_sitter::Language, query: &Query, source: &str) -> Option<Vec<bool>> {
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for i in 0..query.pattern_count() {
+        let text = source.get(query.start_byte_for_pattern(i)..)?;
+        pattern_roots(text, &mut names)?;
+    }
+    let count = grammar.node_kind_count();
+    let mut kinds = vec![false; count];
+    for (id, slot) in kinds.iter_mut().enumerate() {
+        let id = u16::try_from(id).ok()?;
+        let Some(kind) = grammar.node_kind_for_id(id) else { continue };
+        let named = grammar.node_kind_is_named(id);
+        *slot = names.iter().any(|(n, is_named)| n == kind && *is_named == named);
+    }
+    Some(kinds)
+}
+
+/// Adds the root node kinds of the pattern at the start of `text` to `out`, as
+/// (kind, is named); `None` for a wildcard or an unknown shape.
+fn pattern_roots(text: &str, out: &mut Vec<(String, bool)>) -> Option<()> {
+    let text = text.trim_start();
+    if let Some(rest) = text.strip_prefix('[') {
+        // An alternation: each branch is a node or a token, up to the closing bracket.
+        let mut rest = rest;
+        loop {
+            rest = skip_space(rest);
+            if rest.starts_with(']') {
+                return Some(());
+            }
+            let len = one_root(rest, out)?;
+            rest = skip_node(&rest[len..], usize::from(rest.starts_with('(')))?;
+        }
+    }
+    one_root(text, out).map(|_| ())
+}
+
+/// Reads one `(kind` or `"token"`; returns the bytes read.
+fn one_root(text: &str, out: &mut Vec<(String, bool)>) -> Option<usize> {
+    if let Some(rest) = text.strip_prefix('(') {
+        let rest = rest.trim_start();
+        let end = rest.find(|c: char| c.is_whitespace() || c == ')' || c == '@')?;
+        let name = &rest[..end];
+        if name.is_empty() || name == "_" || name.starts_with(['"', '#', '(', '[']) {
+            return None;
+        }
+        out.push((name.to_owned(), true));
+        Some(1)
+    } else if let Some(rest) = text.strip_prefix('"') {
+        let end = rest.find('"')?;
+        if rest[..end].contains('\\') {
+            return None;
+        }
+        out.push((rest[..end].to_owned(), false));
+        Some(end + 2)
+    } else {
+        None
+    }
+}
+
+/// Skips whitespace and `;` comments.
+fn skip_space(mut text: &str) -> &str {
+    loop {
+        text = text.trim_start();
+        match text.strip_prefix(';') {
+            Some(rest) => text = rest.find('\n').map_or("", |i| &rest[i..]),
+            None => return text,
+        }
+    }
+}
+
+/// Skips the rest of one alternation branch whose root was just read (`depth` is 1 inside a
+/// node, 0 after a token): up to the next branch, or the closing `]`.
+fn skip_node(text: &str, mut depth: usize) -> Option<&str> {
+    let next_branch = |rest: &str| rest.find(['(', '"', ']', '[']);
+    if depth == 0 {
+        return next_branch(text).map(|j| &text[j..]);
+    }
+    let bytes = text.as_bytes();
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    let rest = &text[i + 1..];
+                    return next_branch(rest).map(|j| &rest[j..]);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Resolves `; inherits: a, b` lines: the inherited queries come after the file's own
@@ -231,6 +350,24 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.contains("unknown capture @atom.fun"), "{msg}");
         assert!(msg.contains("@atom.function"), "{msg}");
+    }
+
+    #[test]
+    fn patterns_start_at_known_kinds() {
+        let grammar: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
+        let source = "; c\n(line_comment) @comment\n[(struct_item) \"fn\" @keyword\n  ; x\n  (enum_item name: (_) @name)] @atom.type\n(source_file (function_item) @atom.function)";
+        let config = LanguageConfig::new("rust", grammar.clone(), source).unwrap();
+        let starts: Vec<&str> = (0..grammar.node_kind_count())
+            .filter_map(|id| u16::try_from(id).ok())
+            .filter(|&id| config.may_start_at(id))
+            .filter_map(|id| grammar.node_kind_for_id(id))
+            .collect();
+        for kind in ["line_comment", "struct_item", "fn", "enum_item", "source_file"] {
+            assert!(starts.contains(&kind), "{kind}: {starts:?}");
+        }
+        assert!(!starts.contains(&"function_item"), "{starts:?}");
+        let wild = LanguageConfig::new("rust", grammar, "(_ (line_comment) @comment)").unwrap();
+        assert!(wild.root_kinds.is_none());
     }
 
     #[test]

@@ -372,6 +372,10 @@ mod tests {
         let errors: Vec<String> =
             languages().iter().filter_map(|l| l.config().err()).map(ToString::to_string).collect();
         assert!(errors.is_empty(), "{}", errors.join("\n"));
+        for language in languages() {
+            let config = language.config().expect("loads");
+            assert!(config.root_kinds.is_some(), "{}: patterns start anywhere", language.name);
+        }
     }
 
     #[test]

@@ -137,79 +137,96 @@ impl<'a, 't> Walker<'a, 't> {
             imports: Vec::new(),
             expand_depth,
         };
-        let mut matches = ctx.cursor.matches(&config.query, root, text.as_bytes());
-        while let Some(m) = matches.next() {
-            let mut main: Option<(Role, Node<'t>)> = None;
-            let (mut name, mut keyword, mut qualifier, mut body, mut wrapped) =
-                (None, None, None, None, None);
-            for cap in m.captures() {
-                let role = config.roles[cap.index as usize];
-                match role {
-                    Role::Name => name = Some(cap.node),
-                    Role::Keyword => keyword = Some(cap.node),
-                    Role::Qualifier => qualifier = Some(cap.node),
-                    Role::Body => body = Some(cap.node),
-                    Role::Wrapped => wrapped = Some(cap.node),
-                    _ => main = Some((role, cap.node)),
+        // The query runs only at the nodes a pattern can start at, each time with a start
+        // depth of zero: the same matches as one pass over the whole tree, without the cursor
+        // stepping through every expression with its in-progress states.
+        let bytes = text.as_bytes();
+        ctx.cursor.set_max_start_depth(Some(0));
+        let mut tc = root.walk();
+        'walk: loop {
+            let node = tc.node();
+            if config.may_start_at(node.kind_id()) {
+                let mut matches = ctx.cursor.matches(&config.query, node, bytes);
+                while let Some(m) = matches.next() {
+                    walker.record(m);
                 }
             }
-            let Some((role, node)) = main else { continue };
-            match role {
-                Role::Atom(kind) => {
-                    let item = ItemMatch {
-                        pattern: m.pattern_index,
-                        kind,
-                        name,
-                        keyword,
-                        qualifier,
-                        body,
-                    };
-                    walker.item_starts.push(node.start_byte());
-                    walker
-                        .items
-                        .entry(node.id())
-                        .and_modify(|old| {
-                            if item.pattern < old.pattern {
-                                *old = item;
-                            }
-                        })
-                        .or_insert(item);
+            if tc.goto_first_child() {
+                continue;
+            }
+            while !tc.goto_next_sibling() {
+                if !tc.goto_parent() {
+                    break 'walk;
                 }
-                Role::Comment => {
-                    walker.marks.insert(node.id(), Mark::Comment);
-                }
-                Role::Attach => {
-                    walker.marks.insert(node.id(), Mark::Attach);
-                }
-                Role::Import => {
-                    walker.marks.insert(node.id(), Mark::Import);
-                }
-                Role::Expand => {
-                    if let Some(body) = body {
-                        walker.item_starts.push(node.start_byte());
-                        walker.marks.insert(node.id(), Mark::Expand { body });
-                    }
-                }
-                Role::Wrapper => {
-                    let Some(inner) = wrapped else { continue };
-                    walker
-                        .marks
-                        .entry(node.id())
-                        .and_modify(|old| {
-                            if let Mark::Wrapper { inner: i, ambiguous, .. } = old
-                                && i.id() != inner.id()
-                            {
-                                *ambiguous = true;
-                            }
-                        })
-                        .or_insert(Mark::Wrapper { inner, keyword, ambiguous: false });
-                }
-                _ => {}
             }
         }
         walker.item_starts.sort_unstable();
         walker.item_starts.dedup();
         walker
+    }
+
+    /// Indexes one match by node.
+    fn record(&mut self, m: &tree_sitter::QueryMatch<'_, 't>) {
+        let config = self.config;
+        let mut main: Option<(Role, Node<'t>)> = None;
+        let (mut name, mut keyword, mut qualifier, mut body, mut wrapped) =
+            (None, None, None, None, None);
+        for cap in m.captures() {
+            let role = config.roles[cap.index as usize];
+            match role {
+                Role::Name => name = Some(cap.node),
+                Role::Keyword => keyword = Some(cap.node),
+                Role::Qualifier => qualifier = Some(cap.node),
+                Role::Body => body = Some(cap.node),
+                Role::Wrapped => wrapped = Some(cap.node),
+                _ => main = Some((role, cap.node)),
+            }
+        }
+        let Some((role, node)) = main else { return };
+        match role {
+            Role::Atom(kind) => {
+                let item =
+                    ItemMatch { pattern: m.pattern_index, kind, name, keyword, qualifier, body };
+                self.item_starts.push(node.start_byte());
+                self.items
+                    .entry(node.id())
+                    .and_modify(|old| {
+                        if item.pattern < old.pattern {
+                            *old = item;
+                        }
+                    })
+                    .or_insert(item);
+            }
+            Role::Comment => {
+                self.marks.insert(node.id(), Mark::Comment);
+            }
+            Role::Attach => {
+                self.marks.insert(node.id(), Mark::Attach);
+            }
+            Role::Import => {
+                self.marks.insert(node.id(), Mark::Import);
+            }
+            Role::Expand => {
+                if let Some(body) = body {
+                    self.item_starts.push(node.start_byte());
+                    self.marks.insert(node.id(), Mark::Expand { body });
+                }
+            }
+            Role::Wrapper => {
+                let Some(inner) = wrapped else { return };
+                self.marks
+                    .entry(node.id())
+                    .and_modify(|old| {
+                        if let Mark::Wrapper { inner: i, ambiguous, .. } = old
+                            && i.id() != inner.id()
+                        {
+                            *ambiguous = true;
+                        }
+                    })
+                    .or_insert(Mark::Wrapper { inner, keyword, ambiguous: false });
+            }
+            _ => {}
+        }
     }
 
     /// Whether an item starts strictly inside `range` (after its first byte).
