@@ -149,9 +149,22 @@ pub struct LanguageConfig {
     pub(crate) query: Query,
     /// Role of each capture index.
     pub(crate) roles: Vec<Role>,
-    /// Node kinds (by id) that the first node of some pattern can match: the query is run
-    /// only at these nodes. `None` when a pattern may start at any node (`(_)`, `_`).
-    pub(crate) root_kinds: Option<Vec<bool>>,
+    /// What the patterns say about a node, by kind id: the query is run only at nodes that
+    /// the first node of some pattern can match. `None` when a pattern may start at any node
+    /// (`(_)`, `_`).
+    pub(crate) root_kinds: Option<Vec<Start>>,
+}
+
+/// Which patterns can start at a node of some kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Start {
+    /// None: the query has nothing to say about the node itself.
+    Never,
+    /// Some, and the query must run to tell.
+    Query,
+    /// Exactly one, a bare `(kind) @capture` with a main capture that needs no parts: it
+    /// matches every such node, so the query need not run.
+    Direct { pattern: usize, role: Role },
 }
 
 impl LanguageConfig {
@@ -190,36 +203,71 @@ impl LanguageConfig {
                 }
             }
         }
-        let root_kinds = root_kinds(&grammar, &query, source);
+        let root_kinds = root_kinds(&grammar, &query, source, &roles);
         Ok(Self { query, roles, root_kinds })
     }
 
-    /// Whether some pattern can start at a node of this kind.
-    pub(crate) fn may_start_at(&self, kind_id: u16) -> bool {
+    /// Which patterns can start at a node of this kind.
+    pub(crate) fn start(&self, kind_id: u16) -> Start {
         self.root_kinds
             .as_ref()
-            .is_none_or(|k| k.get(usize::from(kind_id)).copied().unwrap_or(true))
+            .map_or(Start::Query, |k| k.get(usize::from(kind_id)).copied().unwrap_or(Start::Query))
     }
 }
 
 /// The node kinds the patterns of `query` start with, read from the pattern texts: the first
 /// `(kind` or `"token"` of each pattern, or of each branch of a leading `[…]` alternation.
 /// `None` when some pattern may start anywhere (a wildcard, or text this reader does not know).
-fn root_kinds(grammar: &tree_sitter::Language, query: &Query, source: &str) -> Option<Vec<bool>> {
-    let mut names: Vec<(String, bool)> = Vec::new();
+fn root_kinds(
+    grammar: &tree_sitter::Language,
+    query: &Query,
+    source: &str,
+    roles: &[Role],
+) -> Option<Vec<Start>> {
+    // (kind, is named, pattern, the main role when the pattern is a bare `(kind) @capture`)
+    let mut roots: Vec<(String, bool, usize, Option<Role>)> = Vec::new();
     for i in 0..query.pattern_count() {
         let text = source.get(query.start_byte_for_pattern(i)..)?;
+        let mut names = Vec::new();
         pattern_roots(text, &mut names)?;
+        let whole = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i));
+        let bare = whole.and_then(|t| bare_capture(t, query, roles));
+        let bare = bare.filter(|_| names.len() == 1);
+        roots.extend(names.into_iter().map(|(name, named)| (name, named, i, bare)));
     }
     let count = grammar.node_kind_count();
-    let mut kinds = vec![false; count];
+    let mut kinds = vec![Start::Never; count];
     for (id, slot) in kinds.iter_mut().enumerate() {
         let id = u16::try_from(id).ok()?;
         let Some(kind) = grammar.node_kind_for_id(id) else { continue };
         let named = grammar.node_kind_is_named(id);
-        *slot = names.iter().any(|(n, is_named)| n == kind && *is_named == named);
+        let mut here = roots.iter().filter(|(n, is_named, ..)| n == kind && *is_named == named);
+        *slot = match (here.next(), here.next()) {
+            (None, _) => Start::Never,
+            (Some(&(_, _, pattern, Some(role))), None) => Start::Direct { pattern, role },
+            _ => Start::Query,
+        };
     }
     Some(kinds)
+}
+
+/// The role of a pattern that is a bare `(kind) @capture` (a comment, an attribute, an
+/// import, an item without parts); `None` for any other shape.
+fn bare_capture(text: &str, query: &Query, roles: &[Role]) -> Option<Role> {
+    let rest = skip_space(text).strip_prefix('(')?.trim_start();
+    let end = rest.find(|c: char| c.is_whitespace() || c == ')')?;
+    let rest = rest[end..].trim_start().strip_prefix(')')?.trim_start();
+    let after = rest.strip_prefix('@')?;
+    let len = after.find(|c: char| c.is_whitespace() || c == ';').unwrap_or(after.len());
+    let capture = &after[..len];
+    if !skip_space(&after[len..]).is_empty() {
+        return None;
+    }
+    let index = query.capture_names().iter().position(|n| *n == capture)?;
+    match roles[index] {
+        role @ (Role::Atom(_) | Role::Comment | Role::Attach | Role::Import) => Some(role),
+        _ => None,
+    }
 }
 
 /// Adds the root node kinds of the pattern at the start of `text` to `out`, as
@@ -359,13 +407,19 @@ mod tests {
         let config = LanguageConfig::new("rust", grammar.clone(), source).unwrap();
         let starts: Vec<&str> = (0..grammar.node_kind_count())
             .filter_map(|id| u16::try_from(id).ok())
-            .filter(|&id| config.may_start_at(id))
+            .filter(|&id| config.start(id) != Start::Never)
             .filter_map(|id| grammar.node_kind_for_id(id))
             .collect();
         for kind in ["line_comment", "struct_item", "fn", "enum_item", "source_file"] {
             assert!(starts.contains(&kind), "{kind}: {starts:?}");
         }
         assert!(!starts.contains(&"function_item"), "{starts:?}");
+        let id = |kind: &str| grammar.id_for_node_kind(kind, true);
+        assert_eq!(
+            config.start(id("line_comment")),
+            Start::Direct { pattern: 0, role: Role::Comment }
+        );
+        assert_eq!(config.start(id("struct_item")), Start::Query);
         let wild = LanguageConfig::new("rust", grammar, "(_ (line_comment) @comment)").unwrap();
         assert!(wild.root_kinds.is_none());
     }

@@ -278,7 +278,7 @@ pub fn atomize_code(language: &Language, text: &str, ctx: &mut ParseContext) -> 
 /// its text. Behind `cleave dump-atoms FILE`, and handy in tests.
 pub fn dump_atoms(tree: &AtomTree, text: &str) -> String {
     fn walk(atom: &Atom, text: &str, depth: usize, out: &mut String) {
-        let line = |at: usize| text[..at].bytes().filter(|&b| b == b'\n').count() + 1;
+        let line = |at: usize| text.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
         let end = if atom.range.is_empty() { atom.range.end } else { atom.range.end - 1 };
         let first = text[atom.range.clone()].lines().find(|l| !l.trim().is_empty()).unwrap_or("");
         let first: String = first.trim().chars().take(48).collect();

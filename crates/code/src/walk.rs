@@ -8,7 +8,7 @@ use std::ops::Range;
 use cleave_core::{Atom, AtomKind, AtomLabel, Boundary};
 use tree_sitter::{Node, StreamingIterator, Tree};
 
-use crate::config::{ItemKind, LanguageConfig, Role};
+use crate::config::{ItemKind, LanguageConfig, Role, Start};
 use crate::{Language, ParseContext};
 
 /// Nodes smaller than this stay leaves: the packer splits them at lines if it must.
@@ -145,10 +145,14 @@ impl<'a, 't> Walker<'a, 't> {
         let mut tc = root.walk();
         'walk: loop {
             let node = tc.node();
-            if config.may_start_at(node.kind_id()) {
-                let mut matches = ctx.cursor.matches(&config.query, node, bytes);
-                while let Some(m) = matches.next() {
-                    walker.record(m);
+            match config.start(node.kind_id()) {
+                Start::Never => {}
+                Start::Direct { pattern, role } => walker.record_bare(node, pattern, role),
+                Start::Query => {
+                    let mut matches = ctx.cursor.matches(&config.query, node, bytes);
+                    while let Some(m) = matches.next() {
+                        walker.record(m);
+                    }
                 }
             }
             if tc.goto_first_child() {
@@ -163,6 +167,41 @@ impl<'a, 't> Walker<'a, 't> {
         walker.item_starts.sort_unstable();
         walker.item_starts.dedup();
         walker
+    }
+
+    /// Indexes the match of a bare `(kind) @capture` pattern, without running the query.
+    fn record_bare(&mut self, node: Node<'t>, pattern: usize, role: Role) {
+        match role {
+            Role::Atom(kind) => {
+                let item = ItemMatch {
+                    pattern,
+                    kind,
+                    name: None,
+                    keyword: None,
+                    qualifier: None,
+                    body: None,
+                };
+                self.item_starts.push(node.start_byte());
+                self.items
+                    .entry(node.id())
+                    .and_modify(|old| {
+                        if item.pattern < old.pattern {
+                            *old = item;
+                        }
+                    })
+                    .or_insert(item);
+            }
+            Role::Comment => {
+                self.marks.insert(node.id(), Mark::Comment);
+            }
+            Role::Attach => {
+                self.marks.insert(node.id(), Mark::Attach);
+            }
+            Role::Import => {
+                self.marks.insert(node.id(), Mark::Import);
+            }
+            _ => {}
+        }
     }
 
     /// Indexes one match by node.
