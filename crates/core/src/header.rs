@@ -33,14 +33,22 @@ pub(crate) fn render(
     let fits = |s: &str| sizer.size(s) <= cap;
 
     let part = facts.part.map(|(k, n, _)| format!(" (part {k}/{n})")).unwrap_or_default();
-    // Scope lines, longest first: the whole chain, then without its outer scopes.
-    let scope_lines: Vec<String> = if !facts.scope.is_empty() {
+    // Scope lines, most complete first: the whole chain, then without its outer scopes; then
+    // the same without the part number, which matters less than the scope it is part of.
+    let chain_lines = |part: &str| -> Vec<String> {
         (0..facts.scope.len())
             .map(|skip| {
                 let elided = if skip > 0 { "… > " } else { "" };
                 line(&format!("in {elided}{}{part}", facts.scope[skip..].join(" > ")))
             })
             .collect()
+    };
+    let scope_lines: Vec<String> = if !facts.scope.is_empty() {
+        let mut lines = chain_lines(&part);
+        if !part.is_empty() {
+            lines.extend(chain_lines(""));
+        }
+        lines
     } else if let Some((k, n, label)) = facts.part {
         vec![line(&format!("{label} (part {k}/{n})"))]
     } else {
@@ -175,6 +183,15 @@ mod tests {
         assert_eq!(render(&f, &style, &Chars, 40), "# src/auth.rs\n# in … > def method\n");
         assert_eq!(render(&f, &style, &Chars, 30), "# in class Outer > def method\n");
         assert_eq!(render(&f, &style, &Chars, 20), "# in … > def method\n");
+        let mut with_part = facts(&["class Outer", "def method"], None);
+        with_part.part = Some((2, 3, "def method"));
+        assert_eq!(render(&with_part, &style, &Chars, 31), "# in … > def method (part 2/3)\n");
+        assert_eq!(render(&with_part, &style, &Chars, 30), "# in class Outer > def method\n");
+        assert_eq!(
+            render(&with_part, &style, &Chars, 20),
+            "# in … > def method\n",
+            "the part goes first"
+        );
         assert_eq!(render(&f, &style, &Chars, 14), "# src/auth.rs\n");
         assert_eq!(render(&f, &style, &Chars, 10), "# …th.rs\n", "halving keeps the end");
         assert_eq!(render(&f, &style, &Chars, 3), "");
