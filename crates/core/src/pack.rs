@@ -313,12 +313,27 @@ impl<'s, 't> Packer<'s, 't> {
     /// Emits the pieces of `atom`, whose pre-order index is `idx` (or `usize::MAX` when the
     /// atom is not in the table).
     fn emit(&mut self, atom: &'t Atom, idx: usize, boundary: Boundary, stack: &mut Vec<u32>) {
+        let stack_id = self.intern_stack(stack.clone());
+        let scope = self.scope_at(stack, atom.range.start);
+        self.emit_in(atom, idx, boundary, stack, stack_id, scope);
+    }
+
+    /// [`Self::emit`] with the interned stack and the atom's scope already known: siblings
+    /// share them, so a parent computes them once for all its children but the first.
+    fn emit_in(
+        &mut self,
+        atom: &'t Atom,
+        idx: usize,
+        boundary: Boundary,
+        stack: &mut Vec<u32>,
+        stack_id: u32,
+        scope: u32,
+    ) {
         let (size, leaves) = if idx == usize::MAX {
             (self.estimate(atom), count_leaves(atom))
         } else {
             (self.sizes[idx], self.leaves[idx] as usize)
         };
-        let scope = self.scope_at(stack, atom.range.start);
         let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
         // A symbol, section or protected region that fits the budget only with a shorter
         // header gets exactly the room its text leaves; other atoms are opened instead, which
@@ -331,7 +346,6 @@ impl<'s, 't> Packer<'s, 't> {
             None => None,
         };
         if let Some((size, cap)) = fit {
-            let stack_id = self.intern_stack(stack.clone());
             self.pieces.push(Piece {
                 range: atom.range.clone(),
                 size,
@@ -350,9 +364,15 @@ impl<'s, 't> Packer<'s, 't> {
             self.split(atom.range.clone(), boundary, Grain::Lines, stack);
         } else {
             let mut child_idx = if idx == usize::MAX { usize::MAX } else { idx + 1 };
+            let inner_stack = self.intern_stack(stack.clone());
+            // Every child but the first starts after every atom on the stack.
+            let inner_scope = self.intern_scope(stack.clone());
             for (i, child) in atom.children.iter().enumerate() {
-                let b = if i == 0 { boundary } else { child.boundary };
-                self.emit(child, child_idx, b, stack);
+                if i == 0 {
+                    self.emit(child, child_idx, boundary, stack);
+                } else {
+                    self.emit_in(child, child_idx, child.boundary, stack, inner_stack, inner_scope);
+                }
                 if child_idx != usize::MAX {
                     child_idx = self.ends[child_idx] as usize;
                 }
@@ -383,9 +403,11 @@ impl<'s, 't> Packer<'s, 't> {
         // needs no finer choice, and it keeps the segmentation's work linear.
         let group = if grain == Grain::Words { self.room / 16 } else { 0 };
         let mut run: Option<Piece<'t>> = None;
+        // Parts after the first start after every atom on the stack.
+        let inner_scope = self.intern_scope(stack.to_vec());
         for (i, part) in parts.into_iter().enumerate() {
             let b = if i == 0 { boundary } else { inner };
-            let scope = self.scope_at(stack, part.start);
+            let scope = if i == 0 { self.scope_at(stack, part.start) } else { inner_scope };
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
             let size = self.sizer.size(&text[part.clone()]);
             if size > room {
@@ -739,6 +761,9 @@ impl<'s, 't> Packer<'s, 't> {
         let symbols = collect_symbols(root, self.tree.separator);
         let parts = self.parts(&spans);
         let ranges: Vec<Range<usize>> = spans.iter().map(|s| s.range.clone()).collect();
+        let mut labelled: Vec<&Atom> =
+            self.opened.iter().copied().filter(|a| a.label.is_some()).collect();
+        labelled.sort_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)));
         let prose = self.tree.content == ContentKind::Prose;
         let blocks = if prose { block_starts(self.source.text()) } else { Vec::new() };
         let mut seen: HashMap<String, usize> = HashMap::new();
@@ -763,7 +788,7 @@ impl<'s, 't> Packer<'s, 't> {
                 .filter(|s| s.range.end <= range.end)
                 .map(|s| s.name.clone())
                 .collect();
-            let part = self.part_record(parts[idx], scope_id, &range, &ranges);
+            let part = self.part_record(parts[idx], scope_id, &range, &ranges, &labelled);
             // Chunks are in order, so chars are counted once over the file.
             if range.start >= chars_at.0 {
                 chars_at.1 += count_chars(&self.source.text().as_bytes()[chars_at.0..range.start]);
@@ -811,6 +836,7 @@ impl<'s, 't> Packer<'s, 't> {
         scope: u32,
         range: &Range<usize>,
         ranges: &[Range<usize>],
+        labelled: &[&Atom],
     ) -> Option<Part> {
         if let (Some((k, n)), Some(atom)) = (part, self.innermost_labelled(scope)) {
             return Some(Part {
@@ -821,15 +847,13 @@ impl<'s, 't> Packer<'s, 't> {
             });
         }
         // The first part of an opened atom starts outside it: find the outermost labelled opened
-        // atom that starts in this chunk and ends after it.
-        let atom = self
-            .opened
+        // atom that starts in this chunk and ends after it (the list is sorted by start, longest
+        // first).
+        let from = labelled.partition_point(|a| a.range.start < range.start);
+        let atom = labelled[from..]
             .iter()
-            .filter(|a| a.label.is_some())
-            .filter(|a| {
-                range.start <= a.range.start && a.range.start < range.end && a.range.end > range.end
-            })
-            .min_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)))?;
+            .take_while(|a| a.range.start < range.end)
+            .find(|a| a.range.end > range.end)?;
         let first = ranges.partition_point(|r| r.end <= atom.range.start);
         let end = ranges.partition_point(|r| r.start < atom.range.end);
         Some(Part {
@@ -994,9 +1018,11 @@ fn section_path(root: &Atom, at: usize) -> Vec<String> {
         {
             out.push(label.to_owned());
         }
-        match atom.children.iter().find(|c| c.range.start <= at && at < c.range.end) {
-            Some(child) => atom = child,
-            None => return out,
+        // Children tile their parent: the one holding `at` is the last that starts at or before it.
+        let idx = atom.children.partition_point(|c| c.range.start <= at);
+        match idx.checked_sub(1).map(|i| &atom.children[i]) {
+            Some(child) if at < child.range.end => atom = child,
+            _ => return out,
         }
     }
 }

@@ -13,7 +13,7 @@ impl<'a> Source<'a> {
     pub fn new(path: &'a str, text: &'a str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(0);
-        line_starts.extend(memchr_newlines(text.as_bytes()).map(|i| i + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         Self { path, text, line_starts }
     }
 
@@ -66,10 +66,6 @@ impl<'a> Source<'a> {
 /// Counts Unicode scalar values in UTF-8 bytes: every byte that is not a continuation byte.
 pub(crate) fn count_chars(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
-}
-
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n').map(|(i, _)| i)
 }
 
 #[cfg(test)]
