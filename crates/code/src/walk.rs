@@ -145,17 +145,23 @@ impl<'a, 't> Walker<'a, 't> {
         let mut tc = root.walk();
         'walk: loop {
             let node = tc.node();
+            let mut wrapper = false;
             match config.start(node.kind_id()) {
                 Start::Never => {}
                 Start::Direct { pattern, role } => walker.record_bare(node, pattern, role),
                 Start::Query => {
                     let mut matches = ctx.cursor.matches(&config.query, node, bytes);
                     while let Some(m) = matches.next() {
-                        walker.record(m);
+                        wrapper |= walker.record(m);
                     }
                 }
             }
-            if tc.goto_first_child() {
+            // Below a node on one line, items change no cut (a line is never cut while it
+            // fits) and the node is never opened for its size: only a wrapper's item
+            // (`export function f() {}`) and error regions are looked for there.
+            let one_line = node.start_position().row == node.end_position().row;
+            let descend = !one_line || wrapper || node.has_error();
+            if descend && tc.goto_first_child() {
                 continue;
             }
             while !tc.goto_next_sibling() {
@@ -204,8 +210,8 @@ impl<'a, 't> Walker<'a, 't> {
         }
     }
 
-    /// Indexes one match by node.
-    fn record(&mut self, m: &tree_sitter::QueryMatch<'_, 't>) {
+    /// Indexes one match by node; whether it made the node a wrapper.
+    fn record(&mut self, m: &tree_sitter::QueryMatch<'_, 't>) -> bool {
         let config = self.config;
         let mut main: Option<(Role, Node<'t>)> = None;
         let (mut name, mut keyword, mut qualifier, mut body, mut wrapped) =
@@ -221,7 +227,7 @@ impl<'a, 't> Walker<'a, 't> {
                 _ => main = Some((role, cap.node)),
             }
         }
-        let Some((role, node)) = main else { return };
+        let Some((role, node)) = main else { return false };
         match role {
             Role::Atom(kind) => {
                 let item =
@@ -252,7 +258,7 @@ impl<'a, 't> Walker<'a, 't> {
                 }
             }
             Role::Wrapper => {
-                let Some(inner) = wrapped else { return };
+                let Some(inner) = wrapped else { return false };
                 self.marks
                     .entry(node.id())
                     .and_modify(|old| {
@@ -263,9 +269,11 @@ impl<'a, 't> Walker<'a, 't> {
                         }
                     })
                     .or_insert(Mark::Wrapper { inner, keyword, ambiguous: false });
+                return true;
             }
             _ => {}
         }
+        false
     }
 
     /// Whether an item starts strictly inside `range` (after its first byte).
