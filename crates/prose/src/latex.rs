@@ -273,6 +273,8 @@ impl Builder<'_> {
                     if start != line_start(self.b, node.range.start).max(range.start) {
                         continue;
                     }
+                    // Comment lines right above an environment describe it: they lead its block.
+                    let start = comment_lead(self.b, start, range.start);
                     // A block inside a running sentence ("… for example, as" + a quote) stays
                     // in its paragraph: no cut before it, and none after it when the sentence
                     // goes on in lower case.
@@ -335,7 +337,7 @@ impl Builder<'_> {
             items.iter().copied().filter(|&i| self.nodes[i].is_region()).collect();
         if let [only] = regions[..] {
             let node = &self.nodes[only];
-            let alone = self.text[range.start..node.range.start].trim().is_empty()
+            let alone = only_comments(&self.text[range.start..node.range.start])
                 && self.text[node.range.end..range.end].trim().is_empty();
             if alone {
                 match &node.kind {
@@ -419,18 +421,39 @@ impl Builder<'_> {
             .with_protected(class.is_protected())
             .with_boundary(Boundary::Paragraph)
             .with_label(label);
-        let Some(inner) = inner else { return atom };
-        if class.is_line_based_env(name) {
+        if class.is_line_based_env(name) || inner.is_none() {
             // Rows or lines; regions nested inside (a picture in a long table, math in a cell)
             // stay protected when the environment must be split at its lines.
             let regions: Vec<usize> =
                 node.children.iter().copied().filter(|&i| self.nodes[i].is_region()).collect();
+            // Blank lines inside (between BibTeX entries, code paragraphs, groups of table
+            // rows) are the best places to cut.
+            let parts = blocks(self.text, outer.clone());
+            if parts.len() > 1 {
+                let mut inside = 0;
+                let mut children = Vec::with_capacity(parts.len());
+                for part in parts {
+                    let items = self.within(&regions, &part.range);
+                    inside += items.len();
+                    let boundary = if children.is_empty() { Boundary::Line } else { part.boundary };
+                    let part = if items.is_empty() {
+                        part
+                    } else {
+                        self.inline(part.range.clone(), &items, Boundary::Paragraph)
+                    };
+                    children.push(part.with_boundary(boundary));
+                }
+                if inside == regions.len() {
+                    return atom.with_children(children);
+                }
+            }
             if regions.is_empty() {
                 return atom;
             }
             let inside = self.inline(outer.clone(), &regions, Boundary::Paragraph);
             return atom.with_children(inside.children);
         }
+        let Some(inner) = inner else { return atom };
         // Begin line, body, end line.
         let open_end = line_end_incl(self.b, inner.start).max(inner.start);
         let close_start = block_start(self.b, inner.end, inner.start);
@@ -696,6 +719,33 @@ fn group(mut atoms: Vec<Atom>, range: Range<usize>, boundary: Boundary) -> Atom 
         return Atom { boundary, ..only };
     }
     Atom::new(AtomKind::Block, range).with_boundary(boundary).with_children(atoms)
+}
+
+/// Whether `s` holds only white space and comment lines.
+fn only_comments(s: &str) -> bool {
+    s.lines().all(|l| {
+        let t = l.trim_start();
+        t.is_empty() || t.starts_with('%')
+    })
+}
+
+/// The start of the comment lines right above line start `at` (no blank line between, never
+/// before `floor`), or `at` when the line above is not a comment.
+fn comment_lead(b: &[u8], at: usize, floor: usize) -> usize {
+    let mut start = at;
+    while start > floor && b[start - 1] == b'\n' {
+        let above = line_start(b, start - 1).max(floor);
+        let line = &b[above..start - 1];
+        let first = line.iter().position(|c| !matches!(c, b' ' | b'\t' | b'\r'));
+        if above < floor
+            || first.is_none_or(|p| line[p] != b'%')
+            || above != line_start(b, start - 1)
+        {
+            break;
+        }
+        start = above;
+    }
+    start
 }
 
 /// Whether a line holds only commands (`\clearpage`, `\label{x}`, `\centering`), no prose.

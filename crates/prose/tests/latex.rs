@@ -291,6 +291,50 @@ fn declared_theorems_group_with_their_proof() {
     chunk("thm.tex", text, 60, Unit::Chars);
 }
 
+/// A comment right above an environment describes it: the two are not cut apart.
+#[test]
+fn comment_above_an_environment_stays_with_it() {
+    let filler = "Plain words fill this paragraph to make it long enough. ".repeat(6);
+    let text = format!(
+        "\\section{{Poster}}\n{filler}\n\n% Footer of the poster\n%% (two lines)\n\
+\\begin{{posterbox}}[title=Footer]\n{filler}\n\\end{{posterbox}}\n\n{filler}\n"
+    );
+    // The box fits with a full header, the comment and the box only with a shorter one.
+    let at = text.find("\\begin{posterbox}").unwrap();
+    let env_len = text[at..].find("\\end{posterbox}").unwrap() + "\\end{posterbox}\n".len();
+    let (_, chunks) = chunk("poster.tex", &text, env_len + 30, Unit::Chars);
+    let holder = chunks.iter().find(|c| c.byte_start <= at && at < c.byte_end).unwrap();
+    assert!(holder.text.trim_start().starts_with("% Footer of the poster"), "{:?}", holder.text);
+}
+
+/// A verbatim-like environment larger than the budget is cut at its blank lines (between
+/// BibTeX entries here), not inside an entry.
+#[test]
+fn oversize_verbatim_splits_at_blank_lines() {
+    let entry = |k: usize| {
+        format!(
+            "@article{{key{k},\n  author = {{One, A. and Two, B.}},\n  title = {{A title of \
+some length, number {k}}},\n  journal = {{Journal}},\n  year = {{20{k:02}}},\n}}\n"
+        )
+    };
+    let entries: Vec<String> = (0..12).map(entry).collect();
+    let text = format!(
+        "\\begin{{filecontents}}{{refs.bib}}\n{}\\end{{filecontents}}\n",
+        entries.join("\n")
+    );
+    for budget in [300, 600, 1000] {
+        let (_, chunks) = chunk("bib.tex", &text, budget, Unit::Chars);
+        assert!(chunks.len() > 1);
+        for c in &chunks[1..] {
+            assert!(
+                c.text.starts_with("@article") || c.text.starts_with("\\end"),
+                "budget {budget}: chunk starts inside an entry: {:?}",
+                c.text
+            );
+        }
+    }
+}
+
 /// Small budgets, where the header cap binds, still keep every invariant but integrity.
 #[test]
 fn small_budgets_keep_lossless_and_budget() {
@@ -501,6 +545,8 @@ proptest! {
 struct Region {
     range: std::ops::Range<usize>,
     kind: &'static str,
+    /// A verbatim-like body, where blank lines do not end a paragraph of the text around.
+    opaque: bool,
 }
 
 /// Math and environments found without the atomizer: comments masked, verbatim-like bodies
@@ -511,6 +557,27 @@ fn independent_regions(text: &str) -> Vec<Region> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            // `\verb|…|` (and `\verb*`) on one line: its body is text, not markup.
+            b'\\'
+                if text[i..].starts_with("\\verb")
+                    && !b.get(i + 5).is_some_and(u8::is_ascii_alphabetic) =>
+            {
+                let k = if b.get(i + 5) == Some(&b'*') { i + 6 } else { i + 5 };
+                let delim = b.get(k).copied().filter(|d| !d.is_ascii_whitespace() && d.is_ascii());
+                let close = delim.and_then(|d| {
+                    b[k + 1..]
+                        .iter()
+                        .position(|&x| x == d || x == b'\n')
+                        .filter(|&p| b[k + 1 + p] == d)
+                });
+                match close {
+                    Some(p) => {
+                        masked[k..k + 2 + p].fill(b' ');
+                        i = k + 2 + p;
+                    }
+                    None => i += 2,
+                }
+            }
             b'\\' => i += 2,
             b'%' => {
                 while i < b.len() && b[i] != b'\n' {
@@ -525,12 +592,15 @@ fn independent_regions(text: &str) -> Vec<Region> {
     let mut out = Vec::new();
     let mut stack: Vec<(String, usize)> = Vec::new();
     let mut math: Option<(usize, &'static str)> = None;
+    // Environments opened inside the current math (`$\begin{pmatrix}…\end{pmatrix}$`).
+    let mut in_math: Vec<String> = Vec::new();
     let mut i = 0;
     while i < m.len() {
         if m[i] == b'\n'
             && m[i + 1..].iter().take_while(|&&c| c != b'\n').all(|c| c.is_ascii_whitespace())
         {
             math = None;
+            in_math.clear();
         }
         if m[i] == b'\\' {
             let rest = &text[i..];
@@ -543,29 +613,54 @@ fn independent_regions(text: &str) -> Vec<Region> {
                 if verbatim.contains(&name.as_str()) {
                     let closer = format!("\\end{{{name}}}");
                     if let Some(e) = rest.find(&closer) {
-                        out.push(Region { range: i..i + e + closer.len(), kind: "environment" });
+                        out.push(Region {
+                            range: i..i + e + closer.len(),
+                            kind: "environment",
+                            opaque: true,
+                        });
                         i += e + closer.len();
                         continue;
                     }
                 }
                 if math.is_none() {
                     stack.push((name, i));
+                } else {
+                    in_math.push(name);
                 }
             } else if let Some(name) = env("\\end{") {
+                // An `\end` that closes nothing opened inside the math ends an environment
+                // around it: the math was never closed there (TeX would stop with an error).
+                if math.is_some() {
+                    if in_math.last() == Some(&name) {
+                        in_math.pop();
+                    } else {
+                        math = None;
+                        in_math.clear();
+                    }
+                }
                 if math.is_none()
                     && let Some(p) = stack.iter().rposition(|(n, _)| *n == name)
                 {
                     let (_, start) = stack[p].clone();
                     stack.truncate(p);
                     if name != "document" {
-                        out.push(Region { range: start..i + 6 + name.len(), kind: "environment" });
+                        out.push(Region {
+                            range: start..i + 6 + name.len(),
+                            kind: "environment",
+                            opaque: false,
+                        });
                     }
                 }
             } else if m.get(i + 1) == Some(&b'[') && math.is_none() {
                 math = Some((i, "\\]"));
             } else if m.get(i + 1) == Some(&b']') && math.is_some_and(|(_, c)| c == "\\]") {
-                out.push(Region { range: math.unwrap().0..i + 2, kind: "display math" });
+                out.push(Region {
+                    range: math.unwrap().0..i + 2,
+                    kind: "display math",
+                    opaque: false,
+                });
                 math = None;
+                in_math.clear();
             }
             i += 2;
             continue;
@@ -576,8 +671,9 @@ fn independent_regions(text: &str) -> Vec<Region> {
             match math {
                 Some((start, closer)) if closer == token => {
                     let kind = if display { "display math" } else { "inline math" };
-                    out.push(Region { range: start..i + token.len(), kind });
+                    out.push(Region { range: start..i + token.len(), kind, opaque: false });
                     math = None;
+                    in_math.clear();
                 }
                 None => math = Some((i, token)),
                 _ => {}
@@ -619,7 +715,8 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
     t.violations += errors.len();
     let chars = |s: &str| s.chars().count();
     let max_header = chunks.iter().map(|c| chars(&c.header)).max().unwrap_or(0);
-    for r in independent_regions(text) {
+    let regions = independent_regions(text);
+    for r in &regions {
         if max_header + chars(&text[r.range.clone()]) + 16 > budget {
             continue;
         }
@@ -633,17 +730,17 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
         e.0 += 1;
         e.1 += usize::from(whole);
     }
-    let b = text.as_bytes();
     for c in &chunks[1..] {
         t.starts += 1;
         if starts_mid_word(text, c) {
             t.mid_word += 1;
         }
-        let before = text[..c.byte_start].trim_end();
-        let blank_between = text[before.len()..c.byte_start].matches('\n').count() >= 2;
+        // What precedes the chunk, without trailing comments: a comment is not prose.
+        let before = without_trailing_comments(&text[..c.byte_start]);
+        let blank_between = has_blank_line(&text[before.len()..c.byte_start]);
         let prev = before.chars().next_back();
         // Headings and items start something new; so does text after a line of commands
-        // (`\clearpage`).
+        // (`\clearpage`) or a heading line.
         let heading = [
             "\\part",
             "\\chapter",
@@ -652,20 +749,21 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
             "\\addsec",
             "\\subsection",
             "\\subsubsection",
-            "%",
+            "\\paragraph",
+            "\\subparagraph",
         ];
         let new_unit = heading
             .iter()
-            .chain(&["\\paragraph", "\\item", "\\bibitem"])
+            .chain(&["%", "\\item", "\\bibitem"])
             .any(|h| c.text.trim_start().starts_with(h));
         let prev_line = before.lines().last().unwrap_or("").trim();
-        let after_commands = prev_line.starts_with('\\') && !prev_line.contains(' ');
+        let after_commands = prev_line.starts_with('\\') && !prev_line.contains(' ')
+            || heading.iter().any(|h| prev_line.starts_with(h));
         let continues =
             prev.is_some_and(|p| p.is_alphanumeric() || p == ',') && !new_unit && !after_commands;
         if continues && !blank_between {
             // Exempt: the paragraph holding the start is larger than the budget.
-            let para_start = text[..c.byte_start].rfind("\n\n").map_or(0, |p| p + 2);
-            let para_end = text[c.byte_start..].find("\n\n").map_or(b.len(), |p| c.byte_start + p);
+            let (para_start, para_end) = paragraph_around(text, c.byte_start, &regions);
             if chars(&text[para_start..para_end]) + max_header <= budget {
                 t.mid_sentence += 1;
                 if std::env::var_os("CLEAVE_VERBOSE").is_some() {
@@ -707,6 +805,68 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
             }
         }
     }
+}
+
+/// `text` without its trailing white space and comments (whole comment lines and a `%…` at
+/// the end of the last line).
+fn without_trailing_comments(text: &str) -> &str {
+    let mut t = text.trim_end();
+    loop {
+        let line_start = t.rfind('\n').map_or(0, |p| p + 1);
+        let line = &t[line_start..];
+        let b = line.as_bytes();
+        let mut k = 0;
+        let mut comment = None;
+        while k < b.len() {
+            match b[k] {
+                b'\\' => k += 2,
+                b'%' => {
+                    comment = Some(k);
+                    break;
+                }
+                _ => k += 1,
+            }
+        }
+        match comment {
+            Some(k) => t = t[..line_start + k].trim_end(),
+            None => return t,
+        }
+    }
+}
+
+/// Whether `between` (from the end of some text to a chunk start) holds a whole blank line.
+fn has_blank_line(between: &str) -> bool {
+    between.split_inclusive('\n').skip(1).any(|l| l.ends_with('\n') && l.trim().is_empty())
+}
+
+/// The paragraph holding byte `at`: between the blank lines (white space only) around it.
+/// Blank lines inside a verbatim-like region do not end a paragraph of the text around it;
+/// inside such a region, paragraphs are its blank-line blocks.
+fn paragraph_around(text: &str, at: usize, regions: &[Region]) -> (usize, usize) {
+    let inside = regions.iter().find(|r| r.opaque && r.range.start < at && at < r.range.end);
+    let (lo, hi) = inside.map_or((0, text.len()), |r| (r.range.start, r.range.end));
+    let opaque = |p: usize| {
+        inside.is_none() && regions.iter().any(|r| r.opaque && r.range.start < p && p < r.range.end)
+    };
+    let blank = |line: &str| line.trim().is_empty();
+    // Walk lines back from the line holding `at`.
+    let mut start = text[..at].rfind('\n').map_or(0, |p| p + 1).max(lo);
+    while start > lo {
+        let prev = text[..start - 1].rfind('\n').map_or(0, |p| p + 1).max(lo);
+        if blank(&text[prev..start]) && !opaque(prev) {
+            break;
+        }
+        start = prev;
+    }
+    let mut end = at;
+    while end < hi {
+        let next = text[end..].find('\n').map_or(text.len(), |p| end + p + 1).min(hi);
+        if end > at && blank(&text[end..next]) && !opaque(end) {
+            break;
+        }
+        end = next;
+    }
+    (start, end)
 }
 
 fn tex_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
