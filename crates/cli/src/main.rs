@@ -29,6 +29,9 @@ use crate::process::{Outcome, Settings, process};
 /// Files handed to the workers at once, per thread.
 const BATCH_PER_THREAD: usize = 64;
 
+/// Files above this size are "large": see the batch loop in `run_chunk`.
+const LARGE_FILE: u64 = 256 * 1024;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match cli.command {
@@ -103,17 +106,35 @@ fn run_chunk(args: &ChunkArgs) -> Result<ExitCode> {
     for (path, err) in &walked.errors {
         eprintln!("cleave: {path}: {err}");
     }
+    // Large files all go to one thread (the one running this loop) while the others take the
+    // small files: a large file's syntax tree costs tens of bytes per source byte, and each
+    // thread's allocator keeps its own high-water mark, so spreading large files over threads
+    // would multiply the peak memory of the run.
     let write_res: Result<()> = pool.install(|| {
+        let mut large_ctx = ParseContext::new();
         for batch in walked.files.chunks(BATCH_PER_THREAD * threads) {
-            let rendered: Vec<_> = batch
-                .par_iter()
-                .map_init(ParseContext::new, |ctx, input| {
-                    let result = process(input, &settings, ctx);
-                    let bytes = sink.render(&result);
-                    (FileEntry::of(&result), result.is_error, bytes)
-                })
-                .collect();
-            for (entry, is_error, bytes) in rendered {
+            let sink_ref = &sink;
+            let work = |ctx: &mut ParseContext, input: &walk::Input| {
+                let result = process(input, &settings, ctx);
+                let bytes = sink_ref.render(&result);
+                (FileEntry::of(&result), result.is_error, bytes)
+            };
+            let (large, small): (Vec<usize>, Vec<usize>) =
+                (0..batch.len()).partition(|&i| batch[i].size > LARGE_FILE);
+            let (large_out, small_out) = rayon::join(
+                || large.iter().map(|&i| work(&mut large_ctx, &batch[i])).collect::<Vec<_>>(),
+                || {
+                    small
+                        .par_iter()
+                        .map_init(ParseContext::new, |ctx, &i| work(ctx, &batch[i]))
+                        .collect::<Vec<_>>()
+                },
+            );
+            let mut slots: Vec<Option<_>> = (0..batch.len()).map(|_| None).collect();
+            for (i, out) in large.iter().zip(large_out).chain(small.iter().zip(small_out)) {
+                slots[*i] = Some(out);
+            }
+            for (entry, is_error, bytes) in slots.into_iter().flatten() {
                 let bytes =
                     bytes.with_context(|| format!("{}: cannot write chunks", entry.path))?;
                 sink.write(&bytes)?;

@@ -11,6 +11,8 @@ pub struct Input {
     pub rel: String,
     /// Path to open.
     pub abs: PathBuf,
+    /// Size in bytes when walked (0 if unknown).
+    pub size: u64,
 }
 
 /// What the walk found: files to chunk, and entries it could not read.
@@ -31,7 +33,7 @@ pub fn walk(root: &Path, hidden: bool, no_ignore: bool) -> Result<Walked> {
     let mut walked = Walked::default();
     if meta.is_file() {
         let rel = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
-        walked.files.push(Input { rel: rel.into_owned(), abs: root.to_owned() });
+        walked.files.push(Input { rel: rel.into_owned(), abs: root.to_owned(), size: meta.len() });
         return Ok(walked);
     }
     let mut builder = ignore::WalkBuilder::new(root);
@@ -48,9 +50,10 @@ pub fn walk(root: &Path, hidden: bool, no_ignore: bool) -> Result<Walked> {
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
+                let size = entry.metadata().map_or(0, |m| m.len());
                 let abs = entry.into_path();
                 let rel = relative(root, &abs);
-                walked.files.push(Input { rel, abs });
+                walked.files.push(Input { rel, abs, size });
             }
             Err(err) => {
                 let path = match &err {

@@ -147,8 +147,9 @@ pub struct Tokens(pub Tokenizer);
 
 /// Pre-tokens longer than this are counted without the cache: they are rare and seldom repeat.
 const CACHED_PIECE_MAX: usize = 48;
-/// The cache is emptied when it holds this many pre-tokens, which bounds its memory (a few MB).
-const CACHE_MAX_ENTRIES: usize = 1 << 17;
+/// The cache is emptied when it holds this many pre-tokens, which bounds its memory (about
+/// 2 MB per thread): identifiers and keywords of one language fit many times over.
+const CACHE_MAX_ENTRIES: usize = 1 << 15;
 
 thread_local! {
     /// Token counts of pre-tokens, per tokenizer, per thread. Source code repeats the same
