@@ -343,7 +343,19 @@ impl Builder<'_> {
                 match &node.kind {
                     NodeKind::Env { name, .. } | NodeKind::Verbatim(name) => {
                         let class = env_class(name, self.theorems);
-                        return Block { atom: self.env_atom(only, range), class: Some(class) };
+                        // Comment lines leading the environment go with it while both fit;
+                        // the environment alone stays whole when only it fits.
+                        let start = block_start(self.b, node.range.start, range.start);
+                        if self.text[range.start..start].trim().is_empty() {
+                            return Block { atom: self.env_atom(only, range), class: Some(class) };
+                        }
+                        let env = self.env_atom(only, start..range.end);
+                        let children = vec![
+                            Atom::new(AtomKind::Block, range.start..start),
+                            env.with_boundary(Boundary::Word),
+                        ];
+                        let atom = Atom::new(AtomKind::Block, range).with_children(children);
+                        return Block { atom, class: Some(class) };
                     }
                     NodeKind::Math { display: true } => {
                         let atom = display_math(range);

@@ -291,7 +291,8 @@ fn declared_theorems_group_with_their_proof() {
     chunk("thm.tex", text, 60, Unit::Chars);
 }
 
-/// A comment right above an environment describes it: the two are not cut apart.
+/// A comment right above an environment describes it: the two are not cut apart while they
+/// fit together, and the environment alone stays whole when only it fits.
 #[test]
 fn comment_above_an_environment_stays_with_it() {
     let filler = "Plain words fill this paragraph to make it long enough. ".repeat(6);
@@ -303,6 +304,10 @@ fn comment_above_an_environment_stays_with_it() {
     let at = text.find("\\begin{posterbox}").unwrap();
     let env_len = text[at..].find("\\end{posterbox}").unwrap() + "\\end{posterbox}\n".len();
     let (_, chunks) = chunk("poster.tex", &text, env_len + 30, Unit::Chars);
+    let holder = chunks.iter().find(|c| c.byte_start <= at && at < c.byte_end).unwrap();
+    assert!(holder.byte_end >= at + env_len, "the box stays whole: {:?}", holder.text);
+    // With room for both, the comment leads the box.
+    let (_, chunks) = chunk("poster.tex", &text, env_len + 120, Unit::Chars);
     let holder = chunks.iter().find(|c| c.byte_start <= at && at < c.byte_end).unwrap();
     assert!(holder.text.trim_start().starts_with("% Footer of the poster"), "{:?}", holder.text);
 }
