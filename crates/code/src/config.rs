@@ -5,6 +5,8 @@ use std::fmt;
 
 use tree_sitter::Query;
 
+use crate::pattern::{self, Step, split};
+
 /// What an atom capture says about the item it names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ItemKind {
@@ -95,7 +97,7 @@ pub const CAPTURE_NAMES: &[&str] = &[
     "wrapper",
 ];
 
-fn role_of(name: &str) -> Option<Role> {
+pub(crate) fn role_of(name: &str) -> Option<Role> {
     let kind = match name {
         "atom.class" => ItemKind::Class,
         "atom.constant" => ItemKind::Constant,
@@ -146,9 +148,16 @@ impl std::error::Error for LoadError {}
 /// A language's compiled query and capture roles: built once, shared by every thread.
 #[derive(Debug)]
 pub struct LanguageConfig {
-    pub(crate) query: Query,
-    /// Role of each capture index.
+    /// The patterns that are not plain, compiled; `None` when every pattern is plain.
+    pub(crate) query: Option<Query>,
+    /// Pattern index in `atoms.scm` of each pattern of `query`.
+    pub(crate) query_patterns: Vec<usize>,
+    /// Role of each capture index of `query`.
     pub(crate) roles: Vec<Role>,
+    /// The plain patterns, matched without tree-sitter: (pattern index, root step).
+    pub(crate) plain: Vec<(usize, Step)>,
+    /// Indices into `plain` for each `Start::Run`, in pattern order.
+    pub(crate) plain_order: Vec<u16>,
     /// What the patterns say about a node, by kind id: the query is run only at nodes that
     /// the first node of some pattern can match. `None` when a pattern may start at any node
     /// (`(_)`, `_`).
@@ -165,6 +174,8 @@ pub(crate) enum Start {
     /// Exactly one, a bare `(kind) @capture` with a main capture that needs no parts: it
     /// matches every such node, so the query need not run.
     Direct { pattern: usize, role: Role },
+    /// The plain patterns `plain_order[from..to]`, then the query when `query`.
+    Run { from: u16, to: u16, query: bool },
 }
 
 impl LanguageConfig {
@@ -178,17 +189,47 @@ impl LanguageConfig {
         source: &str,
     ) -> Result<Self, LoadError> {
         let err = |message: String| LoadError { language: language.to_owned(), message };
-        let query = Query::new(&grammar, source).map_err(|e| {
-            err(format!(
-                "line {}, column {}: {:?} error: {}",
-                e.row + 1,
-                e.column + 1,
-                e.kind,
-                e.message
-            ))
-        })?;
-        let mut roles = Vec::with_capacity(query.capture_names().len());
-        for name in query.capture_names() {
+        // Plain patterns are matched in Rust and blanked out of the compiled source (spaces,
+        // newlines kept, so that error positions stay right).
+        let ranges = split(source);
+        let mut plain = Vec::new();
+        let mut compiled = String::from(source);
+        let mut query_patterns = Vec::new();
+        if let Some(ranges) = &ranges {
+            for (i, range) in ranges.iter().enumerate() {
+                match pattern::parse(&source[range.clone()], &grammar).filter(is_plain_item) {
+                    Some(step) => {
+                        plain.push((i, step));
+                        let blank: String = source[range.clone()]
+                            .chars()
+                            .map(|c| if c == '\n' { '\n' } else { ' ' })
+                            .collect();
+                        compiled.replace_range(range.clone(), &blank);
+                    }
+                    None => query_patterns.push(i),
+                }
+            }
+        }
+        let query = if plain.is_empty() || !query_patterns.is_empty() {
+            let source = if plain.is_empty() { source } else { compiled.as_str() };
+            Some(Query::new(&grammar, source).map_err(|e| {
+                err(format!(
+                    "line {}, column {}: {:?} error: {}",
+                    e.row + 1,
+                    e.column + 1,
+                    e.kind,
+                    e.message
+                ))
+            })?)
+        } else {
+            None
+        };
+        if plain.is_empty() {
+            query_patterns = (0..query.as_ref().map_or(0, Query::pattern_count)).collect();
+        }
+        let names = query.as_ref().map_or(&[][..], |q| q.capture_names());
+        let mut roles = Vec::with_capacity(names.len());
+        for name in names {
             match role_of(name) {
                 Some(role) => roles.push(role),
                 None => {
@@ -203,8 +244,29 @@ impl LanguageConfig {
                 }
             }
         }
-        let root_kinds = root_kinds(&grammar, &query, source, &roles);
-        Ok(Self { query, roles, root_kinds })
+        let mut config =
+            Self { query, query_patterns, roles, plain, plain_order: Vec::new(), root_kinds: None };
+        config.root_kinds = config.root_kinds(&grammar, source, ranges.as_deref());
+        if config.root_kinds.is_none() && !config.plain.is_empty() {
+            // Some pattern may start anywhere: compile them all, as written.
+            let all = Self::from_query(&grammar, source).map_err(err)?;
+            return Ok(all);
+        }
+        Ok(config)
+    }
+
+    fn from_query(grammar: &tree_sitter::Language, source: &str) -> Result<Self, String> {
+        let query = Query::new(grammar, source).map_err(|e| e.message)?;
+        let roles = query.capture_names().iter().filter_map(|n| role_of(n)).collect();
+        let query_patterns = (0..query.pattern_count()).collect();
+        Ok(Self {
+            query: Some(query),
+            query_patterns,
+            roles,
+            plain: Vec::new(),
+            plain_order: Vec::new(),
+            root_kinds: None,
+        })
     }
 
     /// Which patterns can start at a node of this kind.
@@ -215,40 +277,80 @@ impl LanguageConfig {
     }
 }
 
-/// The node kinds the patterns of `query` start with, read from the pattern texts: the first
-/// `(kind` or `"token"` of each pattern, or of each branch of a leading `[…]` alternation.
-/// `None` when some pattern may start anywhere (a wildcard, or text this reader does not know).
-fn root_kinds(
-    grammar: &tree_sitter::Language,
-    query: &Query,
-    source: &str,
-    roles: &[Role],
-) -> Option<Vec<Start>> {
-    // (kind, is named, pattern, the main role when the pattern is a bare `(kind) @capture`)
-    let mut roots: Vec<(String, bool, usize, Option<Role>)> = Vec::new();
-    for i in 0..query.pattern_count() {
-        let text = source.get(query.start_byte_for_pattern(i)..)?;
-        let mut names = Vec::new();
-        pattern_roots(text, &mut names)?;
-        let whole = source.get(query.start_byte_for_pattern(i)..query.end_byte_for_pattern(i));
-        let bare = whole.and_then(|t| bare_capture(t, query, roles));
-        let bare = bare.filter(|_| names.len() == 1);
-        roots.extend(names.into_iter().map(|(name, named)| (name, named, i, bare)));
+impl LanguageConfig {
+    /// What each node kind may start: the plain patterns by their root step, the compiled
+    /// ones by the first `(kind` or `"token"` of their text, or of each branch of a leading
+    /// `[…]` alternation. `None` when some pattern may start anywhere (a wildcard, or text
+    /// this reader does not know).
+    fn root_kinds(
+        &mut self,
+        grammar: &tree_sitter::Language,
+        source: &str,
+        ranges: Option<&[std::ops::Range<usize>]>,
+    ) -> Option<Vec<Start>> {
+        // Compiled patterns: (kind, is named, pattern, the main role when bare).
+        let mut roots: Vec<(String, bool, usize, Option<Role>)> = Vec::new();
+        if let Some(query) = &self.query {
+            for i in 0..query.pattern_count() {
+                let start = query.start_byte_for_pattern(i);
+                let text = source.get(start..)?;
+                let mut names = Vec::new();
+                pattern_roots(text, &mut names)?;
+                let end = match (ranges, self.plain.is_empty()) {
+                    (Some(r), false) => r[self.query_patterns[i]].end,
+                    _ => query.end_byte_for_pattern(i),
+                };
+                let whole = source.get(start..end);
+                let bare = whole.and_then(|t| bare_capture(t, query, &self.roles));
+                let bare = bare.filter(|_| names.len() == 1);
+                let pattern = self.query_patterns[i];
+                roots.extend(names.into_iter().map(|(name, named)| (name, named, pattern, bare)));
+            }
+        }
+        let count = grammar.node_kind_count();
+        let mut kinds = vec![Start::Never; count];
+        let mut order = Vec::new();
+        for (id, slot) in kinds.iter_mut().enumerate() {
+            let id = u16::try_from(id).ok()?;
+            let Some(kind) = grammar.node_kind_for_id(id) else { continue };
+            let named = grammar.node_kind_is_named(id);
+            // (pattern, plain index or none, bare role)
+            let mut here: Vec<(usize, Option<usize>, Option<Role>)> = roots
+                .iter()
+                .filter(|(n, is_named, ..)| n == kind && *is_named == named)
+                .map(|&(_, _, pattern, bare)| (pattern, None, bare))
+                .collect();
+            for (p, (pattern, step)) in self.plain.iter().enumerate() {
+                if step.root_ids().contains(&id) {
+                    here.push((*pattern, Some(p), step.bare_role()));
+                }
+            }
+            here.sort_unstable_by_key(|h| h.0);
+            *slot = match here.as_slice() {
+                [] => Start::Never,
+                [(pattern, _, Some(role))] => Start::Direct { pattern: *pattern, role: *role },
+                all if all.iter().all(|h| h.1.is_none()) => Start::Query,
+                all => {
+                    let from = u16::try_from(order.len()).ok()?;
+                    for h in all {
+                        if let Some(p) = h.1 {
+                            order.push(u16::try_from(p).ok()?);
+                        }
+                    }
+                    let to = u16::try_from(order.len()).ok()?;
+                    Start::Run { from, to, query: all.iter().any(|h| h.1.is_none()) }
+                }
+            };
+        }
+        self.plain_order = order;
+        Some(kinds)
     }
-    let count = grammar.node_kind_count();
-    let mut kinds = vec![Start::Never; count];
-    for (id, slot) in kinds.iter_mut().enumerate() {
-        let id = u16::try_from(id).ok()?;
-        let Some(kind) = grammar.node_kind_for_id(id) else { continue };
-        let named = grammar.node_kind_is_named(id);
-        let mut here = roots.iter().filter(|(n, is_named, ..)| n == kind && *is_named == named);
-        *slot = match (here.next(), here.next()) {
-            (None, _) => Start::Never,
-            (Some(&(_, _, pattern, Some(role))), None) => Start::Direct { pattern, role },
-            _ => Start::Query,
-        };
-    }
-    Some(kinds)
+}
+
+/// Whether a parsed pattern can be matched in Rust: its main capture is on the root, its
+/// other captures are parts, and a wrapper's item sits in a field (so that it is unique).
+fn is_plain_item(step: &Step) -> bool {
+    step.is_plain_root()
 }
 
 /// The role of a pattern that is a bare `(kind) @capture` (a comment, an attribute, an

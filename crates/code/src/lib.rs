@@ -21,6 +21,7 @@
 #![deny(missing_docs)]
 
 mod config;
+mod pattern;
 mod walk;
 
 use std::sync::OnceLock;

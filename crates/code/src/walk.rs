@@ -140,19 +140,27 @@ impl<'a, 't> Walker<'a, 't> {
         // The query runs only at the nodes a pattern can start at, each time with a start
         // depth of zero: the same matches as one pass over the whole tree, without the cursor
         // stepping through every expression with its in-progress states.
-        let bytes = text.as_bytes();
         ctx.cursor.set_max_start_depth(Some(0));
         let mut tc = root.walk();
+        let mut plain_cursor = root.walk();
+        let mut caps = Vec::new();
         'walk: loop {
             let node = tc.node();
             let mut wrapper = false;
             match config.start(node.kind_id()) {
                 Start::Never => {}
                 Start::Direct { pattern, role } => walker.record_bare(node, pattern, role),
-                Start::Query => {
-                    let mut matches = ctx.cursor.matches(&config.query, node, bytes);
-                    while let Some(m) = matches.next() {
-                        wrapper |= walker.record(m);
+                Start::Query => wrapper = walker.run_query(node, ctx),
+                Start::Run { from, to, query } => {
+                    for &p in &config.plain_order[usize::from(from)..usize::from(to)] {
+                        let (pattern, step) = &config.plain[usize::from(p)];
+                        caps.clear();
+                        if step.matches(node, &mut plain_cursor, &mut caps) {
+                            wrapper |= walker.record_captures(*pattern, &caps);
+                        }
+                    }
+                    if query {
+                        wrapper |= walker.run_query(node, ctx);
                     }
                 }
             }
@@ -210,28 +218,54 @@ impl<'a, 't> Walker<'a, 't> {
         }
     }
 
+    /// Runs the query at `node` and indexes its matches; whether one made the node a wrapper.
+    fn run_query(&mut self, node: Node<'t>, ctx: &mut ParseContext) -> bool {
+        let Some(query) = &self.config.query else { return false };
+        let mut wrapper = false;
+        let mut matches = ctx.cursor.matches(query, node, self.bytes);
+        while let Some(m) = matches.next() {
+            wrapper |= self.record(m);
+        }
+        wrapper
+    }
+
+    /// Indexes the captures of a plain pattern's match; whether it made the node a wrapper.
+    fn record_captures(&mut self, pattern: usize, caps: &[(Role, Node<'t>)]) -> bool {
+        let captures = caps.iter().copied();
+        self.record_parts(pattern, captures)
+    }
+
     /// Indexes one match by node; whether it made the node a wrapper.
     fn record(&mut self, m: &tree_sitter::QueryMatch<'_, 't>) -> bool {
         let config = self.config;
+        let pattern = config.query_patterns[m.pattern_index];
+        let captures = m.captures().iter().map(|c| (config.roles[c.index as usize], c.node));
+        self.record_parts(pattern, captures)
+    }
+
+    /// Indexes one match, given as (role, node) captures, by node.
+    fn record_parts(
+        &mut self,
+        pattern: usize,
+        captures: impl Iterator<Item = (Role, Node<'t>)>,
+    ) -> bool {
         let mut main: Option<(Role, Node<'t>)> = None;
         let (mut name, mut keyword, mut qualifier, mut body, mut wrapped) =
             (None, None, None, None, None);
-        for cap in m.captures() {
-            let role = config.roles[cap.index as usize];
+        for (role, node) in captures {
             match role {
-                Role::Name => name = Some(cap.node),
-                Role::Keyword => keyword = Some(cap.node),
-                Role::Qualifier => qualifier = Some(cap.node),
-                Role::Body => body = Some(cap.node),
-                Role::Wrapped => wrapped = Some(cap.node),
-                _ => main = Some((role, cap.node)),
+                Role::Name => name = Some(node),
+                Role::Keyword => keyword = Some(node),
+                Role::Qualifier => qualifier = Some(node),
+                Role::Body => body = Some(node),
+                Role::Wrapped => wrapped = Some(node),
+                _ => main = Some((role, node)),
             }
         }
         let Some((role, node)) = main else { return false };
         match role {
             Role::Atom(kind) => {
-                let item =
-                    ItemMatch { pattern: m.pattern_index, kind, name, keyword, qualifier, body };
+                let item = ItemMatch { pattern, kind, name, keyword, qualifier, body };
                 self.item_starts.push(node.start_byte());
                 self.items
                     .entry(node.id())

@@ -1,0 +1,362 @@
+//! A matcher for the plain patterns of `atoms.scm`, so that tree-sitter need not compile them:
+//! compiling a query analyses every pattern against the grammar's parse table, and on the
+//! large ecma grammars that costs ≈ 0.1 s per language and process. Plain means nodes, tokens,
+//! fields, wildcards and alternations of nodes, with captures, and the main capture on the
+//! pattern's root: no quantifiers, anchors, negated fields or predicates. Such a pattern
+//! matches a node when each child step matches a distinct child, in order; the first such
+//! assignment (earliest children) gives the captures, as tree-sitter's first match does.
+
+use std::num::NonZeroU16;
+
+use tree_sitter::{Language, Node, TreeCursor};
+
+use crate::config::{Role, role_of};
+
+/// One step of a plain pattern.
+#[derive(Debug)]
+pub(crate) struct Step {
+    what: What,
+    /// Field the node must sit in (child steps only).
+    field: Option<NonZeroU16>,
+    capture: Option<Role>,
+    children: Vec<Step>,
+}
+
+#[derive(Debug)]
+enum What {
+    /// `(kind …)`: a named node of one of these kind ids.
+    Named(Vec<u16>),
+    /// `"token"`: an anonymous node of one of these kind ids.
+    Token(Vec<u16>),
+    /// `(_ …)`: any named node.
+    AnyNamed,
+    /// `_`: any node.
+    Any,
+    /// `[…]`: the first branch that matches.
+    Alt(Vec<Step>),
+}
+
+/// The captures of one match: (role, node), the root's own first.
+pub(crate) type Captures<'t> = Vec<(Role, Node<'t>)>;
+
+impl Step {
+    /// Matches `node` against this step; captures are pushed onto `out` (and truncated back
+    /// when the step fails).
+    pub(crate) fn matches<'t>(
+        &self,
+        node: Node<'t>,
+        cursor: &mut TreeCursor<'t>,
+        out: &mut Captures<'t>,
+    ) -> bool {
+        let mark = out.len();
+        let ok = match &self.what {
+            What::Named(ids) => node.is_named() && ids.contains(&node.kind_id()),
+            What::Token(ids) => !node.is_named() && ids.contains(&node.kind_id()),
+            What::AnyNamed => node.is_named(),
+            What::Any => true,
+            What::Alt(branches) => {
+                if let Some(role) = self.capture {
+                    out.push((role, node));
+                }
+                if branches.iter().any(|b| b.matches(node, cursor, out)) {
+                    return true;
+                }
+                out.truncate(mark);
+                return false;
+            }
+        };
+        if !ok {
+            return false;
+        }
+        if let Some(role) = self.capture {
+            out.push((role, node));
+        }
+        if self.children.is_empty() {
+            return true;
+        }
+        let mut kids = Vec::new();
+        cursor.reset(node);
+        if cursor.goto_first_child() {
+            loop {
+                kids.push((cursor.node(), cursor.field_id()));
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        let mut at = 0;
+        for step in &self.children {
+            let found = kids[at..].iter().position(|&(kid, field)| {
+                (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out)
+            });
+            match found {
+                Some(i) => at += i + 1,
+                None => {
+                    out.truncate(mark);
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether this step can be a plain pattern's root: a node kind with a main capture,
+    /// parts below it, and a wrapper's item in a field (so that it is unique).
+    pub(crate) fn is_plain_root(&self) -> bool {
+        let main = match (&self.what, self.field, self.capture) {
+            (What::Named(_), None, Some(role)) => role,
+            _ => return false,
+        };
+        let parts_only = self.children.iter().all(Step::parts_only);
+        let wrapper_ok = match main {
+            Role::Wrapper => self.children.iter().any(|c| c.wrapped_in_fields()),
+            Role::Atom(_) | Role::Comment | Role::Attach | Role::Import => true,
+            _ => false,
+        };
+        parts_only && wrapper_ok
+    }
+
+    fn parts_only(&self) -> bool {
+        let part = matches!(
+            self.capture,
+            None | Some(Role::Name | Role::Keyword | Role::Qualifier | Role::Body | Role::Wrapped)
+        );
+        let below = match &self.what {
+            What::Alt(branches) => branches.iter().all(Step::parts_only),
+            _ => true,
+        };
+        part && below && self.children.iter().all(Step::parts_only)
+    }
+
+    /// Whether a `@wrapped` capture is found on this step or below it, through fields only.
+    fn wrapped_in_fields(&self) -> bool {
+        self.field.is_some()
+            && (self.capture == Some(Role::Wrapped)
+                || self.children.iter().any(Step::wrapped_in_fields))
+    }
+
+    /// The kind ids a root step matches.
+    pub(crate) fn root_ids(&self) -> &[u16] {
+        match &self.what {
+            What::Named(ids) => ids,
+            _ => &[],
+        }
+    }
+
+    /// The main role of a bare `(kind) @capture` that needs no parts.
+    pub(crate) fn bare_role(&self) -> Option<Role> {
+        match self.capture {
+            Some(role @ (Role::Atom(_) | Role::Comment | Role::Attach | Role::Import))
+                if self.children.is_empty() =>
+            {
+                Some(role)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Parses one whole pattern; `None` when it is not plain, or names something the grammar
+/// lacks (tree-sitter then compiles it and reports the error).
+pub(crate) fn parse(text: &str, grammar: &Language) -> Option<Step> {
+    let mut p = Parser { text, at: 0, grammar };
+    let step = p.step(false)?;
+    p.space();
+    (p.at == text.len()).then_some(step)
+}
+
+struct Parser<'s, 'g> {
+    text: &'s str,
+    at: usize,
+    grammar: &'g Language,
+}
+
+impl<'s> Parser<'s, '_> {
+    fn rest(&self) -> &'s str {
+        &self.text[self.at..]
+    }
+
+    fn space(&mut self) {
+        loop {
+            let rest = self.rest();
+            let trimmed = rest.trim_start();
+            self.at += rest.len() - trimmed.len();
+            if trimmed.starts_with(';') {
+                self.at += trimmed.find('\n').unwrap_or(trimmed.len());
+            } else {
+                return;
+            }
+        }
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        self.space();
+        if self.rest().starts_with(s) {
+            self.at += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ident(&mut self) -> Option<&'s str> {
+        self.space();
+        let rest = self.rest();
+        let len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '!')))
+            .unwrap_or(rest.len());
+        if len == 0 {
+            return None;
+        }
+        self.at += len;
+        Some(&rest[..len])
+    }
+
+    fn kind_ids(&self, name: &str, named: bool) -> Option<Vec<u16>> {
+        let ids: Vec<u16> = (0..self.grammar.node_kind_count())
+            .filter_map(|id| u16::try_from(id).ok())
+            .filter(|&id| {
+                self.grammar.node_kind_is_named(id) == named
+                    && self.grammar.node_kind_is_visible(id)
+                    && self.grammar.node_kind_for_id(id) == Some(name)
+            })
+            .collect();
+        (!ids.is_empty()).then_some(ids)
+    }
+
+    /// One step, with an optional `field:` prefix when `child`, and its captures.
+    fn step(&mut self, child: bool) -> Option<Step> {
+        self.space();
+        let mut field = None;
+        if child {
+            let save = self.at;
+            if let Some(name) = self.ident()
+                && name != "_"
+                && self.eat(":")
+            {
+                field = Some(self.grammar.field_id_for_name(name)?);
+            } else {
+                self.at = save;
+            }
+        }
+        self.space();
+        let (what, children) = if self.eat("(") {
+            let name = self.ident()?.to_owned();
+            let what =
+                if name == "_" { What::AnyNamed } else { What::Named(self.kind_ids(&name, true)?) };
+            let mut children = Vec::new();
+            while !self.eat(")") {
+                children.push(self.step(true)?);
+            }
+            (what, children)
+        } else if self.eat("[") {
+            let mut branches = Vec::new();
+            while !self.eat("]") {
+                let branch = self.step(false)?;
+                if !matches!(branch.what, What::Named(_) | What::AnyNamed | What::Token(_)) {
+                    return None;
+                }
+                branches.push(branch);
+            }
+            (What::Alt(branches), Vec::new())
+        } else if self.eat("\"") {
+            let rest = self.rest();
+            let end = rest.find('"')?;
+            let token = &rest[..end];
+            if token.contains('\\') {
+                return None;
+            }
+            let ids = self.kind_ids(token, false)?;
+            self.at += end + 1;
+            (What::Token(ids), Vec::new())
+        } else if self.eat("_") {
+            (What::Any, Vec::new())
+        } else {
+            return None;
+        };
+        let mut capture = None;
+        while self.eat("@") {
+            let name = self.ident()?;
+            if capture.is_some() {
+                return None;
+            }
+            capture = Some(role_of(name)?);
+        }
+        self.space();
+        if self.rest().starts_with(['*', '+', '?', '.', '!', '#']) {
+            return None;
+        }
+        Some(Step { what, field, capture, children })
+    }
+}
+
+/// Splits a query source into its top-level patterns, as byte ranges; `None` when the text
+/// has a shape this reader does not know.
+pub(crate) fn split(source: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let bytes = source.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' => {
+                let start = i;
+                let mut depth = 0usize;
+                let mut in_string = false;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' if in_string => i += 1,
+                        b'"' => in_string = !in_string,
+                        _ if in_string => {}
+                        b';' => {
+                            while i < bytes.len() && bytes[i] != b'\n' {
+                                i += 1;
+                            }
+                            continue;
+                        }
+                        b'(' | b'[' => depth += 1,
+                        b')' | b']' => {
+                            depth = depth.checked_sub(1)?;
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if depth != 0 {
+                    return None;
+                }
+                // Trailing quantifiers and captures.
+                loop {
+                    while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+                        i += 1;
+                    }
+                    match bytes.get(i) {
+                        Some(b'*' | b'+' | b'?') => i += 1,
+                        Some(b'@') => {
+                            i += 1;
+                            while i < bytes.len()
+                                && (bytes[i].is_ascii_alphanumeric()
+                                    || matches!(bytes[i], b'_' | b'.' | b'-'))
+                            {
+                                i += 1;
+                            }
+                        }
+                        _ => break,
+                    }
+                }
+                out.push(start..i);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
