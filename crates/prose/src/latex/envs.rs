@@ -29,10 +29,11 @@ pub(crate) enum EnvClass {
 }
 
 impl EnvClass {
-    /// Whether an environment of this class is kept whole while it fits (all but lists and
-    /// containers, which are split between their items and sections first).
+    /// Whether an environment of this class is kept whole while it fits, even at the cost of
+    /// a shorter header: all but containers, which hold sections. A list that does not fit is
+    /// still opened between its items.
     pub(crate) fn is_protected(self) -> bool {
-        !matches!(self, EnvClass::List | EnvClass::Container)
+        !matches!(self, EnvClass::Container)
     }
 
     /// Whether the body reads as lines of its own (math rows, code lines, table rows) rather
@@ -139,7 +140,7 @@ mod tests {
         assert_eq!(env_class("lstlisting", &[]), EnvClass::Code);
         assert_eq!(env_class("myresult", &["myresult".to_owned()]), EnvClass::Theorem);
         assert_eq!(env_class("myresult", &[]), EnvClass::Other);
-        assert!(!EnvClass::List.is_protected());
+        assert!(EnvClass::List.is_protected() && !EnvClass::Container.is_protected());
         assert!(EnvClass::Math.is_line_based() && !EnvClass::Math.is_block());
     }
 }
