@@ -405,3 +405,76 @@ mod tests {
         assert_eq!(rust, ["imports: std::fmt, crate::ast::{Expr, Stmt}"]);
     }
 }
+
+#[cfg(test)]
+mod plain_patterns {
+    use tree_sitter::{Query, QueryCursor, StreamingIterator};
+
+    use crate::{config, languages, query_source};
+
+    /// Every plain pattern finds, at every node of the fixtures, the first match tree-sitter
+    /// finds with that pattern compiled on its own.
+    #[test]
+    fn plain_patterns_match_as_tree_sitter_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/code");
+        let mut checked = 0;
+        for language in languages() {
+            let Ok(dir) = std::fs::read_dir(root.join(language.name)) else { continue };
+            let source = config::resolve_inherits(language.queries, &query_source);
+            let grammar = language.tree_sitter_language();
+            let ranges = crate::pattern::split(&source).expect("patterns split");
+            let cfg = language.config().expect("loads");
+            let mut parser = tree_sitter::Parser::new();
+            parser.set_language(&grammar).expect("grammar");
+            for file in dir.flatten() {
+                let text = std::fs::read_to_string(file.path()).expect("fixture");
+                let tree = parser.parse(&text, None).expect("parses");
+                for (pattern, step) in &cfg.plain {
+                    let query = Query::new(&grammar, &source[ranges[*pattern].clone()]).unwrap();
+                    let mut qc = QueryCursor::new();
+                    qc.set_max_start_depth(Some(0));
+                    let mut tc = tree.walk();
+                    let mut pc = tree.walk();
+                    loop {
+                        let node = tc.node();
+                        let mut caps = Vec::new();
+                        let mine = step
+                            .matches(node, &mut pc, &mut caps)
+                            .then(|| caps.iter().map(|(_, n)| n.id()).collect::<Vec<_>>());
+                        let mut matches = qc.matches(&query, node, text.as_bytes());
+                        let theirs = matches
+                            .next()
+                            .map(|m| m.captures().iter().map(|c| c.node.id()).collect::<Vec<_>>());
+                        let (mut mine, mut theirs) = (mine, theirs);
+                        if let Some(v) = mine.as_mut() {
+                            v.sort_unstable();
+                        }
+                        if let Some(v) = theirs.as_mut() {
+                            v.sort_unstable();
+                        }
+                        assert_eq!(
+                            mine,
+                            theirs,
+                            "{}: {}",
+                            language.name,
+                            &source[ranges[*pattern].clone()]
+                        );
+                        checked += 1;
+                        if tc.goto_first_child() {
+                            continue;
+                        }
+                        while !tc.goto_next_sibling() {
+                            if !tc.goto_parent() {
+                                break;
+                            }
+                        }
+                        if tc.depth() == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+}
