@@ -437,10 +437,10 @@ mod plain_patterns {
                     let mut pc = tree.walk();
                     loop {
                         let node = tc.node();
-                        let mut caps = Vec::new();
+                        let mut caps = crate::pattern::Captures::default();
                         let mine = step
                             .matches(node, &mut pc, &mut caps)
-                            .then(|| caps.iter().map(|(_, n)| n.id()).collect::<Vec<_>>());
+                            .then(|| caps.caps.iter().map(|(_, n)| n.id()).collect::<Vec<_>>());
                         let mut matches = qc.matches(&query, node, text.as_bytes());
                         let theirs = matches
                             .next()

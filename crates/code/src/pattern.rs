@@ -36,8 +36,13 @@ enum What {
     Alt(Vec<Step>),
 }
 
-/// The captures of one match: (role, node), the root's own first.
-pub(crate) type Captures<'t> = Vec<(Role, Node<'t>)>;
+/// The captures of one match: (role, node), the root's own first; and a scratch stack of
+/// children.
+#[derive(Default)]
+pub(crate) struct Captures<'t> {
+    pub(crate) caps: Vec<(Role, Node<'t>)>,
+    kids: Vec<(Node<'t>, Option<NonZeroU16>)>,
+}
 
 impl Step {
     /// Matches `node` against this step; captures are pushed onto `out` (and truncated back
@@ -48,7 +53,7 @@ impl Step {
         cursor: &mut TreeCursor<'t>,
         out: &mut Captures<'t>,
     ) -> bool {
-        let mark = out.len();
+        let mark = out.caps.len();
         let ok = match &self.what {
             What::Named(ids) => node.is_named() && ids.contains(&node.kind_id()),
             What::Token(ids) => !node.is_named() && ids.contains(&node.kind_id()),
@@ -56,12 +61,12 @@ impl Step {
             What::Any => true,
             What::Alt(branches) => {
                 if let Some(role) = self.capture {
-                    out.push((role, node));
+                    out.caps.push((role, node));
                 }
                 if branches.iter().any(|b| b.matches(node, cursor, out)) {
                     return true;
                 }
-                out.truncate(mark);
+                out.caps.truncate(mark);
                 return false;
             }
         };
@@ -69,35 +74,41 @@ impl Step {
             return false;
         }
         if let Some(role) = self.capture {
-            out.push((role, node));
+            out.caps.push((role, node));
         }
         if self.children.is_empty() {
             return true;
         }
-        let mut kids = Vec::new();
+        // The children go on top of `kids`, a stack shared with the steps below.
+        let base = out.kids.len();
         cursor.reset(node);
         if cursor.goto_first_child() {
             loop {
-                kids.push((cursor.node(), cursor.field_id()));
+                out.kids.push((cursor.node(), cursor.field_id()));
                 if !cursor.goto_next_sibling() {
                     break;
                 }
             }
         }
-        let mut at = 0;
+        let end = out.kids.len();
+        let mut at = base;
+        let mut ok = true;
         for step in &self.children {
-            let found = kids[at..].iter().position(|&(kid, field)| {
+            let found = (at..end).find(|&i| {
+                let (kid, field) = out.kids[i];
                 (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out)
             });
             match found {
-                Some(i) => at += i + 1,
+                Some(i) => at = i + 1,
                 None => {
-                    out.truncate(mark);
-                    return false;
+                    out.caps.truncate(mark);
+                    ok = false;
+                    break;
                 }
             }
         }
-        true
+        out.kids.truncate(base);
+        ok
     }
 
     /// Whether this step can be a plain pattern's root: a node kind with a main capture,

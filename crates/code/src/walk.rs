@@ -143,7 +143,7 @@ impl<'a, 't> Walker<'a, 't> {
         ctx.cursor.set_max_start_depth(Some(0));
         let mut tc = root.walk();
         let mut plain_cursor = root.walk();
-        let mut caps = Vec::new();
+        let mut caps = crate::pattern::Captures::default();
         'walk: loop {
             let node = tc.node();
             let mut wrapper = false;
@@ -154,9 +154,9 @@ impl<'a, 't> Walker<'a, 't> {
                 Start::Run { from, to, query } => {
                     for &p in &config.plain_order[usize::from(from)..usize::from(to)] {
                         let (pattern, step) = &config.plain[usize::from(p)];
-                        caps.clear();
+                        caps.caps.clear();
                         if step.matches(node, &mut plain_cursor, &mut caps) {
-                            wrapper |= walker.record_captures(*pattern, &caps);
+                            wrapper |= walker.record_captures(*pattern, &caps.caps);
                         }
                     }
                     if query {
