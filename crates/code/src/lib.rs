@@ -438,6 +438,7 @@ mod plain_patterns {
                     loop {
                         let node = tc.node();
                         let mut caps = crate::pattern::Captures::default();
+                        caps.clear();
                         let mine = step
                             .matches(node, &mut pc, &mut caps)
                             .then(|| caps.caps.iter().map(|(_, n)| n.id()).collect::<Vec<_>>());

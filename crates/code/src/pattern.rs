@@ -20,6 +20,8 @@ pub(crate) struct Step {
     field: Option<NonZeroU16>,
     capture: Option<Role>,
     children: Vec<Step>,
+    /// Whether some child step names a field.
+    needs_fields: bool,
 }
 
 #[derive(Debug)]
@@ -42,6 +44,18 @@ enum What {
 pub(crate) struct Captures<'t> {
     pub(crate) caps: Vec<(Role, Node<'t>)>,
     kids: Vec<(Node<'t>, Option<NonZeroU16>)>,
+    /// The node whose children are `kids[..root_end]`, kept for the next pattern.
+    root: Option<usize>,
+    root_end: usize,
+}
+
+impl Captures<'_> {
+    /// Starts the matches at a new node.
+    pub(crate) fn clear(&mut self) {
+        self.caps.clear();
+        self.kids.clear();
+        self.root = None;
+    }
 }
 
 impl Step {
@@ -79,18 +93,30 @@ impl Step {
         if self.children.is_empty() {
             return true;
         }
-        // The children go on top of `kids`, a stack shared with the steps below.
-        let base = out.kids.len();
-        cursor.reset(node);
-        if cursor.goto_first_child() {
-            loop {
-                out.kids.push((cursor.node(), cursor.field_id()));
-                if !cursor.goto_next_sibling() {
-                    break;
+        // The children go on top of `kids`, a stack shared with the steps below; the first
+        // node's stay there for the next pattern tried at it.
+        let (base, end, keep) = if out.root == Some(node.id()) {
+            (0, out.root_end, true)
+        } else {
+            let base = out.kids.len();
+            let fields = self.needs_fields || base == 0;
+            cursor.reset(node);
+            if cursor.goto_first_child() {
+                loop {
+                    let field = if fields { cursor.field_id() } else { None };
+                    out.kids.push((cursor.node(), field));
+                    if !cursor.goto_next_sibling() {
+                        break;
+                    }
                 }
             }
-        }
-        let end = out.kids.len();
+            let end = out.kids.len();
+            if base == 0 {
+                out.root = Some(node.id());
+                out.root_end = end;
+            }
+            (base, end, base == 0)
+        };
         let mut at = base;
         let mut ok = true;
         for step in &self.children {
@@ -107,7 +133,9 @@ impl Step {
                 }
             }
         }
-        out.kids.truncate(base);
+        if !keep {
+            out.kids.truncate(base);
+        }
         ok
     }
 
@@ -297,7 +325,8 @@ impl<'s> Parser<'s, '_> {
         if self.rest().starts_with(['*', '+', '?', '.', '!', '#']) {
             return None;
         }
-        Some(Step { what, field, capture, children })
+        let needs_fields = children.iter().any(|c| c.field.is_some());
+        Some(Step { what, field, capture, children, needs_fields })
     }
 }
 

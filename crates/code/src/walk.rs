@@ -152,6 +152,7 @@ impl<'a, 't> Walker<'a, 't> {
                 Start::Direct { pattern, role } => walker.record_bare(node, pattern, role),
                 Start::Query => wrapper = walker.run_query(node, ctx),
                 Start::Run { from, to, query } => {
+                    caps.clear();
                     for &p in &config.plain_order[usize::from(from)..usize::from(to)] {
                         let (pattern, step) = &config.plain[usize::from(p)];
                         caps.caps.clear();
