@@ -197,7 +197,9 @@ impl LanguageConfig {
         let mut query_patterns = Vec::new();
         if let Some(ranges) = &ranges {
             for (i, range) in ranges.iter().enumerate() {
-                match pattern::parse(&source[range.clone()], &grammar).filter(is_plain_item) {
+                match pattern::parse(&source[range.clone()], &grammar)
+                    .and_then(|mut s| is_plain_item(&mut s).then_some(s))
+                {
                     Some(step) => {
                         plain.push((i, step));
                         let blank: String = source[range.clone()]
@@ -349,8 +351,8 @@ impl LanguageConfig {
 
 /// Whether a parsed pattern can be matched in Rust: its main capture is on the root, its
 /// other captures are parts, and a wrapper's item sits in a field (so that it is unique).
-fn is_plain_item(step: &Step) -> bool {
-    step.is_plain_root()
+fn is_plain_item(step: &mut Step) -> bool {
+    step.make_plain_root()
 }
 
 /// The role of a pattern that is a bare `(kind) @capture` (a comment, an attribute, an

@@ -22,6 +22,8 @@ pub(crate) struct Step {
     children: Vec<Step>,
     /// Whether some child step names a field.
     needs_fields: bool,
+    /// Whether the main capture is on the only child step (see [`Step::make_plain_root`]).
+    anchored: bool,
 }
 
 #[derive(Debug)]
@@ -95,28 +97,7 @@ impl Step {
         }
         // The children go on top of `kids`, a stack shared with the steps below; the first
         // node's stay there for the next pattern tried at it.
-        let (base, end, keep) = if out.root == Some(node.id()) {
-            (0, out.root_end, true)
-        } else {
-            let base = out.kids.len();
-            let fields = self.needs_fields || base == 0;
-            cursor.reset(node);
-            if cursor.goto_first_child() {
-                loop {
-                    let field = if fields { cursor.field_id() } else { None };
-                    out.kids.push((cursor.node(), field));
-                    if !cursor.goto_next_sibling() {
-                        break;
-                    }
-                }
-            }
-            let end = out.kids.len();
-            if base == 0 {
-                out.root = Some(node.id());
-                out.root_end = end;
-            }
-            (base, end, base == 0)
-        };
+        let (base, end, keep) = load_kids(node, cursor, out, self.needs_fields);
         let mut at = base;
         let mut ok = true;
         for step in &self.children {
@@ -140,19 +121,66 @@ impl Step {
     }
 
     /// Whether this step can be a plain pattern's root: a node kind with a main capture,
-    /// parts below it, and a wrapper's item in a field (so that it is unique).
-    pub(crate) fn is_plain_root(&self) -> bool {
-        let main = match (&self.what, self.field, self.capture) {
-            (What::Named(_), None, Some(role)) => role,
-            _ => return false,
-        };
+    /// parts below it, and a wrapper's item in a field (so that it is unique); or a node kind
+    /// with one such child step (`(program (lexical_declaration …) @atom.constant)`), which
+    /// then matches once per child (see [`Self::each_child_match`]).
+    pub(crate) fn make_plain_root(&mut self) -> bool {
+        if !matches!(self.what, What::Named(_)) || self.field.is_some() {
+            return false;
+        }
+        if self.capture.is_none() && self.children.len() == 1 {
+            let child = &self.children[0];
+            self.anchored = matches!(child.what, What::Named(_)) && child.is_main();
+            return self.anchored;
+        }
+        self.is_main()
+    }
+
+    /// Whether this step carries a main capture with parts below it.
+    fn is_main(&self) -> bool {
+        let Some(main) = self.capture else { return false };
         let parts_only = self.children.iter().all(Step::parts_only);
         let wrapper_ok = match main {
             Role::Wrapper => self.children.iter().any(|c| c.wrapped_in_fields()),
-            Role::Atom(_) | Role::Comment | Role::Attach | Role::Import => true,
+            Role::Atom(_) | Role::Comment | Role::Attach | Role::Import | Role::Expand => true,
             _ => false,
         };
         parts_only && wrapper_ok
+    }
+
+    /// Whether the pattern matches once per matching child of the root.
+    pub(crate) fn anchored(&self) -> bool {
+        self.anchored
+    }
+
+    /// For an anchored pattern: calls `f` with the captures of each child of `node` that
+    /// matches the child step, in order.
+    pub(crate) fn each_child_match<'t>(
+        &self,
+        node: Node<'t>,
+        cursor: &mut TreeCursor<'t>,
+        out: &mut Captures<'t>,
+        mut f: impl FnMut(&[(Role, Node<'t>)]),
+    ) {
+        let ok = match &self.what {
+            What::Named(ids) => node.is_named() && ids.contains(&node.kind_id()),
+            _ => false,
+        };
+        if !ok {
+            return;
+        }
+        let (base, end, keep) = load_kids(node, cursor, out, true);
+        let step = &self.children[0];
+        for i in base..end {
+            let (kid, field) = out.kids[i];
+            out.caps.clear();
+            if (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out) {
+                f(&out.caps);
+            }
+        }
+        if !keep {
+            out.kids.truncate(base);
+        }
     }
 
     fn parts_only(&self) -> bool {
@@ -193,6 +221,38 @@ impl Step {
             _ => None,
         }
     }
+}
+
+/// Puts the children of `node` (with their fields when `fields`, always for the first node)
+/// on top of `out.kids`: (start, end, whether they stay for the next pattern). The first
+/// node's stay there for the next pattern tried at it.
+fn load_kids<'t>(
+    node: Node<'t>,
+    cursor: &mut TreeCursor<'t>,
+    out: &mut Captures<'t>,
+    fields: bool,
+) -> (usize, usize, bool) {
+    if out.root == Some(node.id()) {
+        return (0, out.root_end, true);
+    }
+    let base = out.kids.len();
+    let fields = fields || base == 0;
+    cursor.reset(node);
+    if cursor.goto_first_child() {
+        loop {
+            let field = if fields { cursor.field_id() } else { None };
+            out.kids.push((cursor.node(), field));
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    let end = out.kids.len();
+    if base == 0 {
+        out.root = Some(node.id());
+        out.root_end = end;
+    }
+    (base, end, base == 0)
 }
 
 /// Parses one whole pattern; `None` when it is not plain, or names something the grammar
@@ -326,7 +386,7 @@ impl<'s> Parser<'s, '_> {
             return None;
         }
         let needs_fields = children.iter().any(|c| c.field.is_some());
-        Some(Step { what, field, capture, children, needs_fields })
+        Some(Step { what, field, capture, children, needs_fields, anchored: false })
     }
 }
 

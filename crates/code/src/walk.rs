@@ -155,6 +155,12 @@ impl<'a, 't> Walker<'a, 't> {
                     caps.clear();
                     for &p in &config.plain_order[usize::from(from)..usize::from(to)] {
                         let (pattern, step) = &config.plain[usize::from(p)];
+                        if step.anchored() {
+                            step.each_child_match(node, &mut plain_cursor, &mut caps, |c| {
+                                wrapper |= walker.record_captures(*pattern, c);
+                            });
+                            continue;
+                        }
                         caps.caps.clear();
                         if step.matches(node, &mut plain_cursor, &mut caps) {
                             wrapper |= walker.record_captures(*pattern, &caps.caps);
