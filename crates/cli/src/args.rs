@@ -33,21 +33,9 @@ pub struct VerifyArgs {
     /// The PATH given to `cleave chunk` (a file or the walked folder).
     #[arg(long)]
     pub root: PathBuf,
-    /// The budget of the run.
-    #[arg(long, default_value_t = 2000)]
-    pub budget: usize,
-    /// The unit of the run.
-    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
-    pub unit: UnitArg,
-    /// The tokenizer of the run.
-    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
-    pub tokenizer: TokenizerArg,
-    /// The overlap of the run.
-    #[arg(long, default_value_t = 0)]
-    pub overlap: usize,
-    /// Whether the run had --no-headers.
-    #[arg(long)]
-    pub no_headers: bool,
+    /// Budget, unit, tokenizer, overlap and headers, as given to `cleave chunk`.
+    #[command(flatten)]
+    pub size: SizeArgs,
 }
 
 /// Budget units on the command line.
@@ -86,18 +74,9 @@ pub enum TokenizerArg {
 pub struct ChunkArgs {
     /// A file or a folder to chunk.
     pub path: PathBuf,
-    /// Most units a chunk may have, header included.
-    #[arg(long, default_value_t = 2000)]
-    pub budget: usize,
-    /// What the budget counts.
-    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
-    pub unit: UnitArg,
-    /// The BPE vocabulary for --unit tokens.
-    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
-    pub tokenizer: TokenizerArg,
-    /// Units of the previous chunk repeated at the start of each chunk.
-    #[arg(long, default_value_t = 0)]
-    pub overlap: usize,
+    /// Budget, unit, tokenizer, overlap, headers.
+    #[command(flatten)]
+    pub size: SizeArgs,
     /// Output format on stdout (or in --output).
     #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
     pub format: FormatArg,
@@ -113,9 +92,6 @@ pub struct ChunkArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Do not inject context headers.
-    #[arg(long)]
-    pub no_headers: bool,
     /// Write the full per-file report (JSON) here.
     #[arg(long)]
     pub report: Option<PathBuf>,
@@ -138,4 +114,24 @@ pub struct ChunkArgs {
 pub struct DumpArgs {
     /// The file to atomize.
     pub file: PathBuf,
+}
+
+/// How chunks are sized: shared by `cleave chunk` and `cleave verify`.
+#[derive(Debug, clap::Args)]
+pub struct SizeArgs {
+    /// Most units a chunk may have, header included.
+    #[arg(long, default_value_t = 2000)]
+    pub budget: usize,
+    /// What the budget counts.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The BPE vocabulary for --unit tokens.
+    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    pub tokenizer: TokenizerArg,
+    /// Units of the previous chunk repeated at the start of each chunk.
+    #[arg(long, default_value_t = 0)]
+    pub overlap: usize,
+    /// Do not inject context headers.
+    #[arg(long)]
+    pub no_headers: bool,
 }

@@ -22,7 +22,7 @@ use cleave_code::ParseContext;
 use cleave_core::{ChunkConfig, Tokenizer, Unit};
 use rayon::prelude::*;
 
-use crate::args::{ChunkArgs, Cli, Command, DumpArgs, FormatArg, TokenizerArg, UnitArg};
+use crate::args::{ChunkArgs, Cli, Command, DumpArgs, FormatArg, SizeArgs, TokenizerArg, UnitArg};
 use crate::output::{FileEntry, Sink};
 use crate::process::{Outcome, Settings, process};
 
@@ -54,34 +54,26 @@ fn main() -> ExitCode {
     }
 }
 
-fn config(args: &ChunkArgs) -> Result<ChunkConfig> {
-    build_config(args.budget, args.unit, args.tokenizer, args.overlap, !args.no_headers)
-}
-
 /// A validated configuration from command-line values.
-pub(crate) fn build_config(
-    budget: usize,
-    unit: UnitArg,
-    tokenizer: TokenizerArg,
-    overlap: usize,
-    headers: bool,
-) -> Result<ChunkConfig> {
-    let tokenizer = match tokenizer {
+pub(crate) fn build_config(size: &SizeArgs) -> Result<ChunkConfig> {
+    let tokenizer = match size.tokenizer {
         TokenizerArg::O200k => Tokenizer::O200k,
         TokenizerArg::Cl100k => Tokenizer::Cl100k,
     };
-    let unit = match unit {
+    let unit = match size.unit {
         UnitArg::Chars => Unit::Chars,
         UnitArg::Bytes => Unit::Bytes,
         UnitArg::Estimate => Unit::Estimate,
         UnitArg::Tokens => Unit::Tokens(tokenizer),
     };
-    Ok(ChunkConfig::new(budget, unit)?.with_overlap(overlap)?.with_headers(headers))
+    Ok(ChunkConfig::new(size.budget, unit)?
+        .with_overlap(size.overlap)?
+        .with_headers(!size.no_headers))
 }
 
 fn run_chunk(args: &ChunkArgs) -> Result<ExitCode> {
     let started = Instant::now();
-    let config = config(args)?;
+    let config = build_config(&args.size)?;
     let settings = Settings { config: config.clone(), max_file_size: args.max_file_size };
     let walked = walk::walk(&args.path, args.hidden, args.no_ignore)?;
     let threads = args

@@ -13,13 +13,7 @@ use crate::args::VerifyArgs;
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
-    let config = crate::build_config(
-        args.budget,
-        args.unit,
-        args.tokenizer,
-        args.overlap,
-        !args.no_headers,
-    )?;
+    let config = crate::build_config(&args.size)?;
     let reader: Box<dyn BufRead> = if args.jsonl == Path::new("-") {
         Box::new(BufReader::new(std::io::stdin()))
     } else {

@@ -192,37 +192,37 @@ impl<'a, 't> Walker<'a, 't> {
 
     /// Indexes the match of a bare `(kind) @capture` pattern, without running the query.
     fn record_bare(&mut self, node: Node<'t>, pattern: usize, role: Role) {
-        match role {
-            Role::Atom(kind) => {
-                let item = ItemMatch {
-                    pattern,
-                    kind,
-                    name: None,
-                    keyword: None,
-                    qualifier: None,
-                    body: None,
-                };
-                self.item_starts.push(node.start_byte());
-                self.items
-                    .entry(node.id())
-                    .and_modify(|old| {
-                        if item.pattern < old.pattern {
-                            *old = item;
-                        }
-                    })
-                    .or_insert(item);
-            }
-            Role::Comment => {
-                self.marks.insert(node.id(), Mark::Comment);
-            }
-            Role::Attach => {
-                self.marks.insert(node.id(), Mark::Attach);
-            }
-            Role::Import => {
-                self.marks.insert(node.id(), Mark::Import);
-            }
-            _ => {}
+        if let Role::Atom(kind) = role {
+            let item =
+                ItemMatch { pattern, kind, name: None, keyword: None, qualifier: None, body: None };
+            self.record_item(node, item);
+        } else {
+            self.record_mark(node, role);
         }
+    }
+
+    /// Indexes an item; where several patterns match one node, the first pattern wins.
+    fn record_item(&mut self, node: Node<'t>, item: ItemMatch<'t>) {
+        self.item_starts.push(node.start_byte());
+        self.items
+            .entry(node.id())
+            .and_modify(|old| {
+                if item.pattern < old.pattern {
+                    *old = item;
+                }
+            })
+            .or_insert(item);
+    }
+
+    /// Indexes a comment, attachment or import mark; other roles need their own captures.
+    fn record_mark(&mut self, node: Node<'t>, role: Role) {
+        let mark = match role {
+            Role::Comment => Mark::Comment,
+            Role::Attach => Mark::Attach,
+            Role::Import => Mark::Import,
+            _ => return,
+        };
+        self.marks.insert(node.id(), mark);
     }
 
     /// Runs the query at `node` and indexes its matches; whether one made the node a wrapper.
@@ -273,25 +273,9 @@ impl<'a, 't> Walker<'a, 't> {
         match role {
             Role::Atom(kind) => {
                 let item = ItemMatch { pattern, kind, name, keyword, qualifier, body };
-                self.item_starts.push(node.start_byte());
-                self.items
-                    .entry(node.id())
-                    .and_modify(|old| {
-                        if item.pattern < old.pattern {
-                            *old = item;
-                        }
-                    })
-                    .or_insert(item);
+                self.record_item(node, item);
             }
-            Role::Comment => {
-                self.marks.insert(node.id(), Mark::Comment);
-            }
-            Role::Attach => {
-                self.marks.insert(node.id(), Mark::Attach);
-            }
-            Role::Import => {
-                self.marks.insert(node.id(), Mark::Import);
-            }
+            Role::Comment | Role::Attach | Role::Import => self.record_mark(node, role),
             Role::Expand => {
                 if let Some(body) = body {
                     self.item_starts.push(node.start_byte());
