@@ -5,6 +5,8 @@
 //! cargo run --release -p cleave-code --example count_corpus -- DIR… > counts.txt
 //! ```
 
+mod common;
+
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
@@ -22,17 +24,7 @@ fn count(atom: &Atom, atoms: &mut usize, symbols: &mut usize) {
 }
 
 fn main() {
-    let mut stack: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
-    let mut files = Vec::new();
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            let Ok(entries) = std::fs::read_dir(&path) else { continue };
-            stack.extend(entries.flatten().map(|e| e.path()));
-        } else {
-            files.push(path);
-        }
-    }
-    files.sort();
+    let files = common::files_under(std::env::args().skip(1).map(PathBuf::from));
     let mut ctx = ParseContext::new();
     let config = ChunkConfig::new(2000, Unit::Chars).expect("a valid budget");
     for path in files {

@@ -6,23 +6,15 @@
 //! cargo run --release -p cleave-code --example dump_corpus -- DIR… > hashes.txt
 //! ```
 
+mod common;
+
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::PathBuf;
 
 use cleave_code::{ParseContext, atomize_code, language_for_path};
 
 fn main() {
-    let mut stack: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
-    let mut files = Vec::new();
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            let Ok(entries) = std::fs::read_dir(&path) else { continue };
-            stack.extend(entries.flatten().map(|e| e.path()));
-        } else {
-            files.push(path);
-        }
-    }
-    files.sort();
+    let files = common::files_under(std::env::args().skip(1).map(PathBuf::from));
     let mut ctx = ParseContext::new();
     for path in files {
         let name = path.to_string_lossy();

@@ -3,23 +3,17 @@
 
 use std::time::Instant;
 
+mod common;
+
 fn main() {
     let root = std::env::args().nth(1).expect("usage: throughput DIR");
-    let mut files = Vec::new();
-    let mut stack = vec![std::path::PathBuf::from(root)];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Some(language) = cleave_code::language_for_path(&path.to_string_lossy())
-                && let Ok(text) = std::fs::read_to_string(&path)
-            {
-                files.push((language, text));
-            }
-        }
-    }
+    let files: Vec<_> = common::files_under([std::path::PathBuf::from(root)])
+        .into_iter()
+        .filter_map(|path| {
+            let language = cleave_code::language_for_path(&path.to_string_lossy())?;
+            Some((language, std::fs::read_to_string(&path).ok()?))
+        })
+        .collect();
     let bytes: usize = files.iter().map(|(_, t)| t.len()).sum();
     let mb = bytes as f64 / 1e6;
     let started = Instant::now();

@@ -7,6 +7,9 @@
 //! starting inside a scope whose header names it. `CLEAVE_CORPUS_MAX_MB` caps the bytes read
 //! per language (default 30). The bars of issue 3 are asserted.
 
+#[path = "../examples/common/mod.rs"]
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -14,24 +17,8 @@ use cleave_code::{ParseContext, atomize_code, language_by_name};
 use cleave_core::{Atom, ChunkConfig, Source, Unit, check_invariants, pack};
 
 fn files(root: &Path, extensions: &[&str], max_bytes: u64) -> Vec<PathBuf> {
-    let mut stack = vec![root.to_path_buf()];
-    let mut out = Vec::new();
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| extensions.contains(&e))
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
+    let mut out = common::files_under([root.to_path_buf()]);
+    out.retain(|p| p.extension().and_then(|e| e.to_str()).is_some_and(|e| extensions.contains(&e)));
     let mut total = 0;
     out.retain(|p| {
         total += p.metadata().map_or(0, |m| m.len());
