@@ -46,6 +46,7 @@ struct Stats {
     in_scope: usize,
     scope_named: usize,
     violations: usize,
+    first_unnamed: Vec<String>,
     header_chars: usize,
     split_chunks: usize,
     split_body_chars: usize,
@@ -131,7 +132,17 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
                 stats.in_scope += 1;
                 let label: String =
                     scope.label_text().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
-                stats.scope_named += usize::from(c.header.contains(&label));
+                let named = c.header.contains(&label);
+                stats.scope_named += usize::from(named);
+                if !named && stats.first_unnamed.len() < 4 {
+                    stats.first_unnamed.push(format!(
+                        "{rel}:{}: chunk of {} chars starts in `{label}` ({} chars); header {:?}",
+                        c.line_start,
+                        c.tokens,
+                        sizer.size(&text[scope.range.clone()]),
+                        c.header
+                    ));
+                }
             }
         }
         let mut syms = Vec::new();
@@ -219,7 +230,7 @@ fn corpus_quality_bars() {
                 s.split_body_chars as f64 / s.split_chunks.max(1) as f64,
             );
             eprintln!("{line}");
-            for v in &s.first_violations {
+            for v in s.first_violations.iter().chain(&s.first_unnamed) {
                 eprintln!("    {v}");
             }
             if s.within != s.chunks || s.covered_once != s.bytes || s.violations > 0 {

@@ -14,6 +14,9 @@ pub(crate) struct HeaderFacts<'a> {
     /// `(k, n, label)`: part k of n of the innermost opened atom.
     pub part: Option<(usize, usize, &'a str)>,
     pub context: &'a [String],
+    /// Most the context lines may add to the header: a small share of the budget, so small
+    /// budgets keep their room for code.
+    pub context_share: usize,
 }
 
 /// Renders a header of at most `cap` units. What does not fit is left out, least important
@@ -81,9 +84,8 @@ pub(crate) fn render(
         }
     }
 
-    // Context lines (imports) get at most a sixth of the header's share of the budget (about
-    // 4 % of the budget), so small budgets keep their room for code.
-    let context_cap = cap.min(sizer.size(&header) + cap / 6);
+    // Context lines (imports) add at most their share, and only the room left under `cap`.
+    let context_cap = cap.min(sizer.size(&header) + facts.context_share);
     for ctx in facts.context {
         let with_ctx = format!("{header}{}", line(ctx));
         if sizer.size(&with_ctx) > context_cap {
@@ -139,7 +141,32 @@ mod tests {
     use crate::sizer::Chars;
 
     fn facts<'a>(scope: &'a [&'a str], sig: Option<&'a str>) -> HeaderFacts<'a> {
-        HeaderFacts { path: "src/auth.rs", scope, signature: sig, part: None, context: &[] }
+        HeaderFacts {
+            path: "src/auth.rs",
+            scope,
+            signature: sig,
+            part: None,
+            context: &[],
+            context_share: 0,
+        }
+    }
+
+    #[test]
+    fn context_lines_take_their_share_of_the_room_left() {
+        let style = CommentStyle::line("//");
+        let context = ["imports: std::io, std::fmt".to_owned(), "imports: crate::db::Pool".to_owned()];
+        let mut f = facts(&["impl Pool"], None);
+        f.context = &context;
+        let bare = "// src/auth.rs\n// in impl Pool\n";
+        let one = format!("{bare}// {}\n", context[0]);
+        let two = format!("{one}// {}\n", context[1]);
+        f.context_share = 1000;
+        assert_eq!(render(&f, &style, &Chars, 1000), two);
+        assert_eq!(render(&f, &style, &Chars, two.chars().count() - 1), one, "the cap bounds it");
+        f.context_share = two.chars().count() - bare.chars().count() - 1;
+        assert_eq!(render(&f, &style, &Chars, 1000), one, "and so does the share");
+        f.context_share = 0;
+        assert_eq!(render(&f, &style, &Chars, 1000), bare);
     }
 
     #[test]

@@ -248,7 +248,15 @@ impl<'s, 't> Packer<'s, 't> {
             .find(|a| a.label.is_some())
     }
 
-    fn render_header(&self, scope: u32, part: Option<(usize, usize)>, cap: usize) -> String {
+    /// The header of a chunk starting in `scope`, at most `cap` units. Context lines (imports)
+    /// are left out unless `context` allows them.
+    fn render_header(
+        &self,
+        scope: u32,
+        part: Option<(usize, usize)>,
+        cap: usize,
+        context: bool,
+    ) -> String {
         if !self.config.headers() || cap == 0 {
             return String::new();
         }
@@ -270,19 +278,22 @@ impl<'s, 't> Packer<'s, 't> {
             scope: &chain,
             signature,
             part,
-            context: &self.tree.context,
+            context: if context { &self.tree.context } else { &[] },
+            // About 4 % of the budget: a sixth of the header's share.
+            context_share: self.full_cap / 6,
         };
         header::render(&facts, &self.tree.comment, self.sizer, cap)
     }
 
-    /// The header size reserved while packing a chunk that starts in `scope`: part numbers are
+    /// The header size reserved while packing a chunk that starts in `scope`: the header
+    /// without context lines (they only fill the room a chunk leaves), with part numbers
     /// reserved at their widest.
     fn reserved_header(&mut self, scope: u32, cap: usize) -> usize {
         if let Some(&size) = self.reserved.get(&(scope, cap)) {
             return size;
         }
         let part = self.innermost_labelled(scope).map(|_| (RESERVED_PART, RESERVED_PART));
-        let size = self.sizer.size(&self.render_header(scope, part, cap));
+        let size = self.sizer.size(&self.render_header(scope, part, cap, false));
         self.reserved.insert((scope, cap), size);
         size
     }
@@ -570,8 +581,26 @@ impl<'s, 't> Packer<'s, 't> {
             let mut over = Vec::new();
             for (idx, span) in spans.iter_mut().enumerate() {
                 let first = &self.pieces[span.pieces.start];
-                span.header = self.render_header(first.scope, parts[idx], first.cap);
-                span.size = self.measure_chunk(&span.header, span.range.clone(), &span.pieces);
+                let (scope, cap) = (first.scope, first.cap);
+                let bare = self.render_header(scope, parts[idx], cap, false);
+                // Context lines fill the room the body leaves, if any; the exact measure
+                // decides.
+                let mut header = None;
+                if !self.tree.context.is_empty() {
+                    let body: usize = self.pieces[span.pieces.clone()].iter().map(|p| p.size).sum();
+                    let room = budget.saturating_sub(body);
+                    if room > self.sizer.size(&bare) {
+                        let wider = self.render_header(scope, parts[idx], cap.min(room), true);
+                        let size = self.measure_chunk(&wider, span.range.clone(), &span.pieces);
+                        if size <= budget {
+                            header = Some((wider, size));
+                        }
+                    }
+                }
+                (span.header, span.size) = header.unwrap_or_else(|| {
+                    let size = self.measure_chunk(&bare, span.range.clone(), &span.pieces);
+                    (bare, size)
+                });
                 if span.size > budget {
                     over.push(idx);
                 }
