@@ -27,6 +27,7 @@ mod config;
 mod header;
 mod pack;
 mod plain;
+mod ranges;
 mod sizer;
 mod text;
 
@@ -39,7 +40,7 @@ pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, provenance_ta
 pub use config::{ChunkConfig, ConfigError};
 pub use pack::{line_ranges, pack};
 pub use plain::{atomize_blocks, blocks};
-pub use sizer::{Bytes, Chars, ChunkSizer, Estimate, Tokenizer, Tokens, Unit};
+pub use sizer::{Bytes, Chars, ChunkSizer, Estimate, LineSeams, Tokenizer, Tokens, Unit};
 pub use text::Source;
 
 #[cfg(test)]

@@ -9,9 +9,11 @@
 //! 2. **Segment.** Group consecutive pieces into chunks by dynamic programming over the piece
 //!    boundaries: fewest chunks first, then cuts at the strongest boundaries, then balanced
 //!    sizes, with a penalty on crumbs.
-//! 3. **Verify.** Render every header and measure every chunk exactly. Sizes of atoms are
-//!    additive estimates for token units (a BPE merges across seams), so a chunk may come out
-//!    over; it is then cut shorter, or its single piece is opened further, until all fit.
+//! 3. **Verify.** Render every header and measure every chunk exactly. Sizes come from one
+//!    prefix table per file ([`RangeSizes`]: a BPE count splits exactly at clean line starts),
+//!    so no text is tokenized twice; a piece's size is exact, but a chunk's pieces can still
+//!    merge across their seams, and a header may come out longer than reserved. A chunk over
+//!    the budget is cut shorter, or its single piece is opened further, until all fit.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -20,6 +22,7 @@ use crate::atom::{Atom, AtomKind, AtomTree, Boundary, ContentKind};
 use crate::chunk::{Chunk, Part, Provenance, chunk_id, provenance_tag};
 use crate::config::ChunkConfig;
 use crate::header::{self, HeaderFacts};
+use crate::ranges::RangeSizes;
 use crate::sizer::ChunkSizer;
 use crate::text::{Source, count_chars};
 
@@ -74,7 +77,7 @@ enum Grain {
 #[derive(Debug, Clone)]
 struct Piece<'t> {
     range: Range<usize>,
-    /// Estimated size (exact for additive sizers).
+    /// Exact size of the piece's text alone.
     size: usize,
     /// Strength of the boundary before this piece.
     boundary: Boundary,
@@ -120,12 +123,8 @@ struct Packer<'s, 't> {
     reserved: HashMap<(u32, usize), usize>,
     /// The configured header cap.
     full_cap: usize,
-    /// Estimated size per atom in pre-order, and the pre-order index after each subtree.
-    sizes: Vec<usize>,
-    ends: Vec<u32>,
-    /// Leaves per atom in pre-order: each seam between leaves can make the estimate of a
-    /// non-additive sizer one unit too large.
-    leaves: Vec<u32>,
+    /// Exact sizes of ranges of the source.
+    ranges: RangeSizes<'s>,
 }
 
 impl<'s, 't> Packer<'s, 't> {
@@ -147,9 +146,7 @@ impl<'s, 't> Packer<'s, 't> {
             scope_index: HashMap::new(),
             reserved: HashMap::new(),
             full_cap: config.header_cap(),
-            sizes: Vec::new(),
-            ends: Vec::new(),
-            leaves: Vec::new(),
+            ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };
         packer.intern_stack(Vec::new());
         packer.intern_scope(Vec::new());
@@ -203,37 +200,8 @@ impl<'s, 't> Packer<'s, 't> {
 
     // ---- sizes -------------------------------------------------------------------------
 
-    /// Sizes every atom once: leaves are measured, parents sum their children.
-    fn measure(&mut self, atom: &Atom) -> usize {
-        let idx = self.sizes.len();
-        self.sizes.push(0);
-        self.ends.push(0);
-        self.leaves.push(1);
-        let size = if atom.children.is_empty() {
-            self.sizer.size(self.text(atom.range.clone()))
-        } else {
-            let mut leaves = 0;
-            let mut size = 0;
-            for child in &atom.children {
-                let child_idx = self.sizes.len();
-                size += self.measure(child);
-                leaves += self.leaves[child_idx];
-            }
-            self.leaves[idx] = leaves;
-            size
-        };
-        self.sizes[idx] = size;
-        self.ends[idx] = self.sizes.len() as u32;
-        size
-    }
-
-    /// Estimated size of an atom not in the pre-order table (met while repairing).
-    fn estimate(&self, atom: &Atom) -> usize {
-        if atom.children.is_empty() {
-            self.sizer.size(self.text(atom.range.clone()))
-        } else {
-            atom.children.iter().map(|c| self.estimate(c)).sum()
-        }
+    fn size(&self, range: Range<usize>) -> usize {
+        self.ranges.size(range)
     }
 
     // ---- headers -----------------------------------------------------------------------
@@ -301,32 +269,15 @@ impl<'s, 't> Packer<'s, 't> {
     // ---- flatten -----------------------------------------------------------------------
 
     fn flatten_root(&mut self, root: &'t Atom) {
-        self.measure(root);
         let mut stack = Vec::new();
-        self.emit(root, 0, Boundary::Section, &mut stack);
+        self.emit(root, Boundary::Section, &mut stack);
     }
 
-    /// Whether an atom of estimated size `size` fits alone, measuring exactly when the estimate
-    /// is near the edge. Returns the size to use for the piece.
-    fn fits_alone(&self, atom: &Atom, size: usize, leaves: usize, room: usize) -> Option<usize> {
-        if size <= room {
-            return Some(size);
-        }
-        if !self.additive && size.saturating_sub(leaves) <= room {
-            let exact = self.sizer.size(self.text(atom.range.clone()));
-            if exact <= room {
-                return Some(exact);
-            }
-        }
-        None
-    }
-
-    /// Emits the pieces of `atom`, whose pre-order index is `idx` (or `usize::MAX` when the
-    /// atom is not in the table).
-    fn emit(&mut self, atom: &'t Atom, idx: usize, boundary: Boundary, stack: &mut Vec<u32>) {
+    /// Emits the pieces of `atom`: the atom itself if it fits, else the pieces of its children.
+    fn emit(&mut self, atom: &'t Atom, boundary: Boundary, stack: &mut Vec<u32>) {
         let stack_id = self.intern_stack(stack.clone());
         let scope = self.scope_at(stack, atom.range.start);
-        self.emit_in(atom, idx, boundary, stack, stack_id, scope);
+        self.emit_in(atom, boundary, stack, stack_id, scope);
     }
 
     /// [`Self::emit`] with the interned stack and the atom's scope already known: siblings
@@ -334,27 +285,22 @@ impl<'s, 't> Packer<'s, 't> {
     fn emit_in(
         &mut self,
         atom: &'t Atom,
-        idx: usize,
         boundary: Boundary,
         stack: &mut Vec<u32>,
         stack_id: u32,
         scope: u32,
     ) {
-        let (size, leaves) = if idx == usize::MAX {
-            (self.estimate(atom), count_leaves(atom))
-        } else {
-            (self.sizes[idx], self.leaves[idx] as usize)
-        };
+        let size = self.size(atom.range.clone());
         let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
         // A symbol, section or protected region that fits the budget only with a shorter
         // header gets exactly the room its text leaves; other atoms are opened instead, which
         // keeps the header.
-        let fit = match self.fits_alone(atom, size, leaves, room) {
-            Some(size) => Some((size, self.full_cap)),
-            None if atom.is_integral() => self
-                .fits_alone(atom, size, leaves, self.room)
-                .map(|size| (size, self.full_cap.min(self.room - size))),
-            None => None,
+        let fit = if size <= room {
+            Some((size, self.full_cap))
+        } else if atom.is_integral() && size <= self.room {
+            Some((size, self.full_cap.min(self.room - size)))
+        } else {
+            None
         };
         if let Some((size, cap)) = fit {
             self.pieces.push(Piece {
@@ -374,18 +320,14 @@ impl<'s, 't> Packer<'s, 't> {
         if atom.children.is_empty() {
             self.split(atom.range.clone(), boundary, Grain::Lines, stack);
         } else {
-            let mut child_idx = if idx == usize::MAX { usize::MAX } else { idx + 1 };
             let inner_stack = self.intern_stack(stack.clone());
             // Every child but the first starts after every atom on the stack.
             let inner_scope = self.intern_scope(stack.clone());
             for (i, child) in atom.children.iter().enumerate() {
                 if i == 0 {
-                    self.emit(child, child_idx, boundary, stack);
+                    self.emit(child, boundary, stack);
                 } else {
-                    self.emit_in(child, child_idx, child.boundary, stack, inner_stack, inner_scope);
-                }
-                if child_idx != usize::MAX {
-                    child_idx = self.ends[child_idx] as usize;
+                    self.emit_in(child, child.boundary, stack, inner_stack, inner_scope);
                 }
             }
         }
@@ -420,7 +362,7 @@ impl<'s, 't> Packer<'s, 't> {
             let b = if i == 0 { boundary } else { inner };
             let scope = if i == 0 { self.scope_at(stack, part.start) } else { inner_scope };
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
-            let size = self.sizer.size(&text[part.clone()]);
+            let size = self.size(part.clone());
             if size > room {
                 if let Some(r) = run.take() {
                     self.pieces.push(r);
@@ -433,7 +375,7 @@ impl<'s, 't> Packer<'s, 't> {
                 let merged = if self.additive {
                     r.size + size
                 } else {
-                    self.sizer.size(&text[r.range.start..part.end])
+                    self.size(r.range.start..part.end)
                 };
                 if merged <= group {
                     r.range.end = part.end;
@@ -470,7 +412,7 @@ impl<'s, 't> Packer<'s, 't> {
             let scope = self.scope_at(stack, start);
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
             let end = longest_fit(text, start, range.end, room, self.sizer);
-            let size = self.sizer.size(&text[start..end]);
+            let size = self.size(start..end);
             let b = if first { boundary } else { Boundary::Char };
             self.pieces.push(Piece {
                 range: start..end,
@@ -633,13 +575,8 @@ impl<'s, 't> Packer<'s, 't> {
         if self.additive && whole {
             self.sizer.size(header)
                 + self.pieces[pieces.clone()].iter().map(|p| p.size).sum::<usize>()
-        } else if header.is_empty() {
-            self.sizer.size(self.text(range))
         } else {
-            let mut s = String::with_capacity(header.len() + range.len());
-            s.push_str(header);
-            s.push_str(self.text(range));
-            self.sizer.size(&s)
+            self.ranges.size_after(header, range)
         }
     }
 
@@ -686,7 +623,7 @@ impl<'s, 't> Packer<'s, 't> {
                 stack.push(opened);
                 for (i, child) in atom.children.iter().enumerate() {
                     let b = if i == 0 { piece.boundary } else { child.boundary };
-                    self.emit(child, usize::MAX, b, &mut stack);
+                    self.emit(child, b, &mut stack);
                 }
             }
             (Grain::Atom, Some(atom)) => {
@@ -737,7 +674,7 @@ impl<'s, 't> Packer<'s, 't> {
             while start < span.range.end {
                 let end =
                     longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
-                let size = self.sizer.size(self.text(start..end));
+                let size = self.size(start..end);
                 out.push(Span {
                     pieces: span.pieces.clone(),
                     range: start..end,
@@ -768,7 +705,7 @@ impl<'s, 't> Packer<'s, 't> {
             let first_line = starts.partition_point(|&s| s <= prev_start);
             let last_line = starts.partition_point(|&s| s < start);
             for &cand in starts[first_line..last_line].iter().rev() {
-                if self.sizer.size(self.text(cand..start)) > overlap {
+                if self.size(cand..start) > overlap {
                     break;
                 }
                 let range = cand..spans[idx].range.end;
@@ -892,10 +829,6 @@ impl<'s, 't> Packer<'s, 't> {
             protected: atom.protected,
         })
     }
-}
-
-fn count_leaves(atom: &Atom) -> usize {
-    if atom.children.is_empty() { 1 } else { atom.children.iter().map(count_leaves).sum() }
 }
 
 /// Balance and crumb terms of one chunk's cost: squared slack, and a penalty below 5 %.

@@ -230,3 +230,46 @@ fn one_huge_line_splits_in_linear_time() {
         );
     }
 }
+
+/// Fragments that stress the pre-tokenizers' seams: line breaks of both kinds, white space
+/// runs, slashes, contractions, digits and Unicode white space.
+fn seam_fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[a-zA-Z]{1,6}",
+        3 => Just("\n".to_owned()),
+        1 => Just("\r\n".to_owned()),
+        2 => "[ \t]{1,4}",
+        1 => "[/*{}();'\"]{1,3}",
+        1 => "'(s|t|re|ll|d|S)",
+        1 => "[0-9]{1,5}",
+        1 => "[\u{a0}\u{2028}\u{85}\u{3000}]",
+        1 => "[é中𝄞]{1,2}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Every range of a text, with or without a header before it, measures through the prefix
+    /// table exactly as its text does.
+    #[test]
+    fn range_sizes_are_exact(
+        parts in prop::collection::vec(seam_fragment(), 0..80),
+        cuts in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..24),
+        unit in unit(),
+    ) {
+        let text = parts.concat();
+        let source = Source::new("t", &text);
+        let sizer = unit.sizer();
+        let sizes = crate::ranges::RangeSizes::new(&text, source.line_starts(), sizer);
+        let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+        for (a, b) in cuts {
+            let (a, b) = (a.get(&bounds), b.get(&bounds));
+            let (a, b) = (*a.min(b), *a.max(b));
+            for head in ["", "# in class A\n", "x\n\n", "/* y */"] {
+                let whole = format!("{head}{}", &text[a..b]);
+                prop_assert_eq!(sizes.size_after(head, a..b), sizer.size(&whole), "{:?}", whole);
+            }
+        }
+    }
+}

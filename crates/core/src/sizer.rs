@@ -21,6 +21,36 @@ pub trait ChunkSizer: Send + Sync {
 
     /// Whether `size(a + b) == size(a) + size(b)` for all `a`, `b`.
     fn is_additive(&self) -> bool;
+
+    /// Where sizes split exactly: `size(a + b) == size(a) + size(b)` for every `b` starting
+    /// at such a seam after an `a` that ends in a newline.
+    fn line_seams(&self) -> LineSeams {
+        if self.is_additive() { LineSeams::Every } else { LineSeams::None }
+    }
+
+    /// The sizes of `text[..at]` for each seam `at` of `seams` (ascending), appended to
+    /// `before`. A seam where the size does not split after all is removed from `seams`.
+    fn sizes_before(&self, text: &str, seams: &mut Vec<usize>, before: &mut Vec<usize>) {
+        let mut last = 0;
+        let mut total = 0;
+        for &at in seams.iter() {
+            total += self.size(&text[last..at]);
+            before.push(total);
+            last = at;
+        }
+    }
+}
+
+/// Which line starts split a size exactly (see [`ChunkSizer::line_seams`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineSeams {
+    /// Every position does (bytes, chars).
+    Every,
+    /// Clean line starts do: after a newline, where no blank line and no `/` follows. That is
+    /// where the OpenAI pre-tokenizers always split, whatever precedes.
+    Clean,
+    /// None is known to.
+    None,
 }
 
 /// A BPE vocabulary shipped inside the binary (no download).
@@ -167,6 +197,54 @@ impl ChunkSizer for Tokens {
         if text.is_empty() {
             return 0;
         }
+        let mut total = 0;
+        self.for_each_piece(text, |_, n| total += n);
+        total
+    }
+    fn is_additive(&self) -> bool {
+        false
+    }
+
+    fn line_seams(&self) -> LineSeams {
+        LineSeams::Clean
+    }
+
+    /// One pre-tokenizer pass over the whole text; a seam that falls inside a pre-token (none
+    /// should) is dropped.
+    fn sizes_before(&self, text: &str, seams: &mut Vec<usize>, before: &mut Vec<usize>) {
+        let mut total = 0;
+        let mut next = 0;
+        let mut end = 0;
+        let mut keep = vec![false; seams.len()];
+        self.for_each_piece(text, |piece, n| {
+            while next < seams.len() && seams[next] <= end {
+                if seams[next] == end {
+                    keep[next] = true;
+                    before.push(total);
+                }
+                next += 1;
+            }
+            end += piece.len();
+            total += n;
+        });
+        while next < seams.len() {
+            if seams[next] == end {
+                keep[next] = true;
+                before.push(total);
+            }
+            next += 1;
+        }
+        let mut i = 0;
+        seams.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+    }
+}
+
+impl Tokens {
+    /// Calls `f` with each pre-token of `text` and its token count, counts cached per thread.
+    fn for_each_piece(&self, text: &str, mut f: impl FnMut(&str, usize)) {
         let tokenizer = self.0.bpe();
         PIECE_COUNTS.with(|cache| {
             let mut cache = cache.borrow_mut();
@@ -174,24 +252,19 @@ impl ChunkSizer for Tokens {
             if counts.len() > CACHE_MAX_ENTRIES {
                 counts.clear();
             }
-            tokenizer
-                .split(text)
-                .map(|piece| {
-                    if piece.len() > CACHED_PIECE_MAX {
-                        return tokenizer.bpe.count(piece.as_bytes());
-                    }
-                    if let Some(&n) = counts.get(piece) {
-                        return n as usize;
-                    }
+            for piece in tokenizer.split(text) {
+                let n = if piece.len() > CACHED_PIECE_MAX {
+                    tokenizer.bpe.count(piece.as_bytes())
+                } else if let Some(&n) = counts.get(piece) {
+                    n as usize
+                } else {
                     let n = tokenizer.bpe.count(piece.as_bytes());
                     counts.insert(piece.into(), n as u32);
                     n
-                })
-                .sum()
-        })
-    }
-    fn is_additive(&self) -> bool {
-        false
+                };
+                f(piece, n);
+            }
+        });
     }
 }
 

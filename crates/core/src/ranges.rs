@@ -1,0 +1,181 @@
+//! Exact sizes of any range of one text, in constant time plus the partial lines at the
+//! range's ends.
+//!
+//! A BPE count is not additive, but the OpenAI pre-tokenizers always split at a clean line
+//! start (see [`LineSeams::Clean`]): the size of a range is the size of its first partial
+//! segment, plus a difference of prefix sizes, plus the size of its last partial segment.
+//! One pre-tokenizer pass over the file builds the prefix table; every atom, piece and chunk
+//! is then measured without tokenizing the text again.
+
+use std::ops::Range;
+
+use crate::sizer::{ChunkSizer, LineSeams};
+
+pub(crate) struct RangeSizes<'a> {
+    text: &'a str,
+    sizer: &'static dyn ChunkSizer,
+    /// Seams in ascending order: positions where the size of the text splits exactly.
+    seams: Vec<usize>,
+    /// `before[i]`: the size of `text[..seams[i]]`.
+    before: Vec<usize>,
+}
+
+impl<'a> RangeSizes<'a> {
+    /// Builds the prefix table over `line_starts` (ascending, as `Source` keeps them).
+    pub(crate) fn new(text: &'a str, line_starts: &[usize], sizer: &'static dyn ChunkSizer) -> Self {
+        let mut seams = Vec::new();
+        let mut before = Vec::new();
+        let kind = sizer.line_seams();
+        if kind != LineSeams::None {
+            seams.reserve(line_starts.len() + 1);
+            seams.extend(
+                line_starts
+                    .iter()
+                    .copied()
+                    .filter(|&at| at < text.len() && (kind == LineSeams::Every || clean(text, at))),
+            );
+            if seams.first() != Some(&0) {
+                seams.insert(0, 0);
+            }
+            seams.push(text.len());
+            before.reserve(seams.len());
+            sizer.sizes_before(text, &mut seams, &mut before);
+            debug_assert_eq!(seams.len(), before.len());
+        }
+        Self { text, sizer, seams, before }
+    }
+
+    /// The size of `text[range]`.
+    pub(crate) fn size(&self, range: Range<usize>) -> usize {
+        self.size_after("", range)
+    }
+
+    /// The size of `head + text[range]`, `head` being a header (empty, or ending in a newline
+    /// for the fast path).
+    pub(crate) fn size_after(&self, head: &str, range: Range<usize>) -> usize {
+        let Range { start, end } = range;
+        // First and last seams inside the range.
+        let mut first = self.seams.partition_point(|&s| s < start);
+        let last = self.seams.partition_point(|&s| s <= end);
+        // The start of the text is a seam for the text alone; after a header it is one only
+        // if the text starts clean.
+        if first < last
+            && self.seams[first] == 0
+            && !head.is_empty()
+            && self.sizer.line_seams() == LineSeams::Clean
+            && !starts_clean(self.text)
+        {
+            first += 1;
+        }
+        let head_joins = !(head.is_empty() || head.ends_with('\n'));
+        if first >= last || head_joins {
+            return self.direct(head, start..end);
+        }
+        let (c1, c2) = (self.seams[first], self.seams[last - 1]);
+        let size = self.direct(head, start..c1)
+            + (self.before[last - 1] - self.before[first])
+            + self.sizer.size(&self.text[c2..end]);
+        debug_assert_eq!(size, self.direct(head, start..end), "{head:?} + {start}..{end}");
+        size
+    }
+
+    fn direct(&self, head: &str, range: Range<usize>) -> usize {
+        let body = &self.text[range];
+        if head.is_empty() {
+            self.sizer.size(body)
+        } else if body.is_empty() {
+            self.sizer.size(head)
+        } else if head.ends_with('\n')
+            && match self.sizer.line_seams() {
+                LineSeams::Every => true,
+                LineSeams::Clean => starts_clean(body),
+                LineSeams::None => false,
+            }
+        {
+            self.sizer.size(head) + self.sizer.size(body)
+        } else {
+            let mut s = String::with_capacity(head.len() + body.len());
+            s.push_str(head);
+            s.push_str(body);
+            self.sizer.size(&s)
+        }
+    }
+}
+
+/// Whether the line starting at `at` (just after a newline) starts clean: neither `/` nor a run
+/// of white space that holds a line break. The OpenAI pre-tokenizers end a pre-token there
+/// whatever comes before (a pre-token holding the newline before `at` can only go on with
+/// line breaks, or with `/` after punctuation), and the pre-tokens after it do not depend on
+/// what precedes.
+pub(crate) fn clean(text: &str, at: usize) -> bool {
+    at > 0 && text.as_bytes()[at - 1] == b'\n' && starts_clean(&text[at..])
+}
+
+fn starts_clean(rest: &str) -> bool {
+    if rest.starts_with('/') {
+        return false;
+    }
+    for c in rest.chars() {
+        if c == '\n' || c == '\r' {
+            return false;
+        }
+        if !c.is_whitespace() {
+            return true;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sizer::{Tokenizer, Unit};
+    use crate::text::Source;
+
+    const TEXTS: &[&str] = &[
+        "fn main() {\n    let x = 1;\n\n    println!(\"{x}\");\n}\n// done\n\n\n/// doc\npub fn f() {}\n",
+        "def f(x):\n  \n    return x  \n\n\nclass A:\n\tpass\r\n\r\n  # comment\n",
+        "Ünïcödé — 文字 🎉\n  emoji\n\u{a0}\u{2028}x\n123456789\n'''s\n\n  \n\t\n}\n//\n/*\n */\n",
+        "no newline at all",
+        "\n\n\n   \n",
+    ];
+
+    #[test]
+    fn every_range_measures_as_its_text() {
+        for unit in [
+            Unit::Tokens(Tokenizer::O200k),
+            Unit::Tokens(Tokenizer::Cl100k),
+            Unit::Chars,
+            Unit::Bytes,
+            Unit::Estimate,
+        ] {
+            let sizer = unit.sizer();
+            for text in TEXTS {
+                let source = Source::new("t", text);
+                let sizes = RangeSizes::new(text, source.line_starts(), sizer);
+                let cuts: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+                for (i, &a) in cuts.iter().enumerate() {
+                    for &b in &cuts[i..] {
+                        for head in ["", "// src/x.rs\n// in impl A\n"] {
+                            let whole = format!("{head}{}", &text[a..b]);
+                            assert_eq!(
+                                sizes.size_after(head, a..b),
+                                sizer.size(&whole),
+                                "{unit} {head:?} + {:?}",
+                                &text[a..b]
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clean_line_starts() {
+        let text = "a\nb\n\nc\n  d\n  \ne\n/f\n";
+        let clean: Vec<usize> = (0..text.len()).filter(|&i| clean(text, i)).collect();
+        // `b`, `c`, `  d`, `e`; not the blank line, not `  ` before a line break, not `/f`.
+        assert_eq!(clean, vec![2, 5, 7, 14]);
+    }
+}
