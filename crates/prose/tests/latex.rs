@@ -276,6 +276,31 @@ fn comments_verb_and_escapes_hide_markup() {
     chunk("hide.tex", text, 40, Unit::Chars);
 }
 
+/// Package documentation declares short verbatim delimiters (`\MakeShortVerb{\|}`, and the
+/// `l3doc` class makes `|` one): a `$` between them is not math, and `\section` is not a
+/// heading.
+#[test]
+fn short_verbatim_delimiters_hide_markup() {
+    let body = "\\section{A}\nThe |math_toggle| token, often |$|), % $\n\
+and |\\section{Not}| here; |$$| too.\n\n\\begin{itemize}\n\\item[3] math shift (|$|)\n\\end{itemize}\n";
+    for preamble in [
+        "\\documentclass{ltxdoc}\n\\MakeShortVerb{\\|}\n",
+        "\\documentclass[a4paper]{l3doc}\n",
+    ] {
+        let text = format!("{preamble}\\begin{{document}}\n{body}\\end{{document}}\n");
+        let tree = atomize(&text);
+        assert!(tree.diagnostics.is_empty(), "{preamble}: {:?}", tree.diagnostics);
+        let mut labels = Vec::new();
+        section_labels(&tree.root, &mut labels);
+        assert_eq!(labels, ["A"], "{preamble}");
+        chunk("doc.tex", &text, 60, Unit::Chars);
+    }
+    // `\DeleteShortVerb` ends one: `|` is an ordinary character again.
+    let text = "\\MakeShortVerb{\\|}\n|$| \\DeleteShortVerb{\\|}\n$|x|$ and $y$.\n";
+    let tree = atomize(text);
+    assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+}
+
 #[test]
 fn declared_theorems_group_with_their_proof() {
     let text = "\\newtheorem{prop2}{Proposition}\n\\begin{document}\n\

@@ -107,7 +107,13 @@ pub(super) struct Scan {
 
 /// Scans `text` into a region forest.
 pub(super) fn scan(text: &str) -> Scan {
-    let mut lexer = Lexer { text, b: text.as_bytes(), tokens: Vec::new(), diagnostics: Vec::new() };
+    let mut lexer = Lexer {
+        text,
+        b: text.as_bytes(),
+        tokens: Vec::new(),
+        diagnostics: Vec::new(),
+        short_verbs: ShortVerbs::find(text),
+    };
     lexer.run();
     let theorems = declared_theorems(text);
     let Lexer { tokens, diagnostics, .. } = lexer;
@@ -150,6 +156,69 @@ struct Lexer<'a> {
     b: &'a [u8],
     tokens: Vec<Token>,
     diagnostics: Vec<Diagnostic>,
+    short_verbs: ShortVerbs,
+}
+
+/// Short verbatim delimiters (`\MakeShortVerb{\|}` makes `|…|` mean `\verb|…|`), with where
+/// each is turned on and off. The `l3doc` class makes `|` one from the start.
+#[derive(Debug, Default)]
+struct ShortVerbs {
+    /// `(position, delimiter, on)`, in text order.
+    events: Vec<(usize, u8, bool)>,
+    /// Delimiters that are ever on (a bit per ASCII byte), for a quick test.
+    ever: u128,
+}
+
+impl ShortVerbs {
+    fn find(text: &str) -> Self {
+        let mut out = Self::default();
+        let b = text.as_bytes();
+        if let Some(at) = text.find("\\documentclass")
+            && text[at..].lines().next().is_some_and(|l| l.contains("{l3doc}"))
+        {
+            out.events.push((at, b'|', true));
+        }
+        for (name, on) in [
+            ("\\MakeShortVerb", true),
+            ("\\DefineShortVerb", true),
+            ("\\DeleteShortVerb", false),
+            ("\\UndefineShortVerb", false),
+        ] {
+            for (at, _) in text.match_indices(name) {
+                // `\MakeShortVerb*{\|}`, `\MakeShortVerb {\|}` or `\MakeShortVerb\|`.
+                let mut j = at + name.len();
+                j += usize::from(b.get(j) == Some(&b'*'));
+                while b.get(j) == Some(&b' ') {
+                    j += 1;
+                }
+                j += usize::from(b.get(j) == Some(&b'{'));
+                if b.get(j) == Some(&b'\\')
+                    && let Some(&d) = b.get(j + 1)
+                    && d.is_ascii_punctuation()
+                    && d != b'%'
+                    && d != b'\\'
+                {
+                    out.events.push((at, d, on));
+                }
+            }
+        }
+        out.events.sort_unstable();
+        for &(_, d, on) in &out.events {
+            if on {
+                out.ever |= 1 << d;
+            }
+        }
+        out
+    }
+
+    /// Whether `d` is a short verbatim delimiter at `at`.
+    fn active(&self, d: u8, at: usize) -> bool {
+        if d >= 128 || self.ever & (1 << d) == 0 {
+            return false;
+        }
+        let last = self.events.iter().take_while(|e| e.0 < at).filter(|e| e.1 == d).last();
+        last.is_some_and(|e| e.2)
+    }
 }
 
 impl Lexer<'_> {
@@ -179,11 +248,27 @@ impl Lexer<'_> {
                         i = end;
                     }
                 }
+                d if d.is_ascii_punctuation() && self.short_verbs.active(d, i) => {
+                    i = self.short_verb(i);
+                }
                 b'%' => i = line_end(b, i),
                 b'$' => i = self.dollar(i),
                 b'\\' => i = self.command(i),
                 _ => i += 1,
             }
+        }
+    }
+
+    /// A short verbatim delimiter at `i`: verbatim up to the same delimiter on its line, or a
+    /// lone character.
+    fn short_verb(&mut self, i: usize) -> usize {
+        let d = self.b[i];
+        match self.b[i + 1..].iter().position(|&x| x == d || x == b'\n') {
+            Some(p) if self.b[i + 1 + p] == d => {
+                self.push(TokenKind::Verb, i..i + 2 + p);
+                i + 2 + p
+            }
+            _ => i + 1,
         }
     }
 
