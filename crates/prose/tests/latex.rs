@@ -584,9 +584,24 @@ struct Region {
 fn independent_regions(text: &str) -> Vec<Region> {
     let b = text.as_bytes();
     let mut masked = b.to_vec();
+    // `|…|` is verbatim after `\MakeShortVerb{\|}` (or fancyvrb's `\DefineShortVerb`), and
+    // everywhere in an `l3doc` document.
+    let short_verb_from = ["\\MakeShortVerb{\\|}", "\\DefineShortVerb{\\|}", "{l3doc}"]
+        .iter()
+        .filter_map(|d| text.find(d))
+        .min();
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            b'|' if short_verb_from.is_some_and(|from| i > from) => {
+                match b[i + 1..].iter().position(|&x| x == b'|' || x == b'\n') {
+                    Some(p) if b[i + 1 + p] == b'|' => {
+                        masked[i..i + 2 + p].fill(b' ');
+                        i += 2 + p;
+                    }
+                    _ => i += 1,
+                }
+            }
             // `\verb|…|` (and `\verb*`) on one line: its body is text, not markup.
             b'\\'
                 if text[i..].starts_with("\\verb")
