@@ -154,7 +154,8 @@ mod tests {
     #[test]
     fn context_lines_take_their_share_of_the_room_left() {
         let style = CommentStyle::line("//");
-        let context = ["imports: std::io, std::fmt".to_owned(), "imports: crate::db::Pool".to_owned()];
+        let context =
+            ["imports: std::io, std::fmt".to_owned(), "imports: crate::db::Pool".to_owned()];
         let mut f = facts(&["impl Pool"], None);
         f.context = &context;
         let bare = "// src/auth.rs\n// in impl Pool\n";

@@ -372,11 +372,8 @@ impl<'s, 't> Packer<'s, 't> {
                 continue;
             }
             if let Some(r) = run.as_mut() {
-                let merged = if self.additive {
-                    r.size + size
-                } else {
-                    self.size(r.range.start..part.end)
-                };
+                let merged =
+                    if self.additive { r.size + size } else { self.size(r.range.start..part.end) };
                 if merged <= group {
                     r.range.end = part.end;
                     r.size = merged;

@@ -22,7 +22,11 @@ pub(crate) struct RangeSizes<'a> {
 
 impl<'a> RangeSizes<'a> {
     /// Builds the prefix table over `line_starts` (ascending, as `Source` keeps them).
-    pub(crate) fn new(text: &'a str, line_starts: &[usize], sizer: &'static dyn ChunkSizer) -> Self {
+    pub(crate) fn new(
+        text: &'a str,
+        line_starts: &[usize],
+        sizer: &'static dyn ChunkSizer,
+    ) -> Self {
         let mut seams = Vec::new();
         let mut before = Vec::new();
         let kind = sizer.line_seams();
@@ -153,7 +157,8 @@ mod tests {
             for text in TEXTS {
                 let source = Source::new("t", text);
                 let sizes = RangeSizes::new(text, source.line_starts(), sizer);
-                let cuts: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+                let cuts: Vec<usize> =
+                    (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
                 for (i, &a) in cuts.iter().enumerate() {
                     for &b in &cuts[i..] {
                         for head in ["", "// src/x.rs\n// in impl A\n"] {

@@ -283,10 +283,9 @@ fn comments_verb_and_escapes_hide_markup() {
 fn short_verbatim_delimiters_hide_markup() {
     let body = "\\section{A}\nThe |math_toggle| token, often |$|), % $\n\
 and |\\section{Not}| here; |$$| too.\n\n\\begin{itemize}\n\\item[3] math shift (|$|)\n\\end{itemize}\n";
-    for preamble in [
-        "\\documentclass{ltxdoc}\n\\MakeShortVerb{\\|}\n",
-        "\\documentclass[a4paper]{l3doc}\n",
-    ] {
+    for preamble in
+        ["\\documentclass{ltxdoc}\n\\MakeShortVerb{\\|}\n", "\\documentclass[a4paper]{l3doc}\n"]
+    {
         let text = format!("{preamble}\\begin{{document}}\n{body}\\end{{document}}\n");
         let tree = atomize(&text);
         assert!(tree.diagnostics.is_empty(), "{preamble}: {:?}", tree.diagnostics);
