@@ -27,6 +27,7 @@ mod config;
 mod header;
 mod pack;
 mod plain;
+mod pretok;
 mod ranges;
 mod sizer;
 mod text;

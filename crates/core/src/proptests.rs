@@ -273,3 +273,25 @@ proptest! {
         }
     }
 }
+
+fn ascii_fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[a-zA-Z]{1,8}",
+        2 => "[ \t\n\r\x0b\x0c]{1,4}",
+        2 => "[!-/:-@\\[-`{-~]{1,3}",
+        1 => "'(s|t|re|ve|m|ll|d|S|T|RE|LL|x)",
+        1 => "[0-9]{1,6}",
+        1 => "[\x00-\x08\x0e-\x1f\x7f]",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// The hand-written ASCII pre-tokenizer splits exactly as bpe-openai's regex does.
+    #[test]
+    fn ascii_pre_tokens_match_the_regex(parts in prop::collection::vec(ascii_fragment(), 0..60)) {
+        let text = parts.concat();
+        prop_assert!(crate::pretok::same_as_bpe_openai(&text).is_ok(), "{:?}", crate::pretok::same_as_bpe_openai(&text));
+    }
+}

@@ -42,9 +42,14 @@ impl<'a> RangeSizes<'a> {
                 seams.insert(0, 0);
             }
             seams.push(text.len());
+            // One pass: the size of each segment between seams, summed.
             before.reserve(seams.len());
-            sizer.sizes_before(text, &mut seams, &mut before);
-            debug_assert_eq!(seams.len(), before.len());
+            let (mut last, mut total) = (0, 0);
+            for &at in &seams {
+                total += sizer.size(&text[last..at]);
+                before.push(total);
+                last = at;
+            }
         }
         Self { text, sizer, seams, before }
     }

@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use xxhash_rust::xxh3::Xxh3Builder;
+use foldhash::fast::FixedState;
 
+use crate::pretok::ascii_pieces;
 use crate::text::count_chars;
 
 /// Measures text in one unit.
@@ -26,18 +27,6 @@ pub trait ChunkSizer: Send + Sync {
     /// at such a seam after an `a` that ends in a newline.
     fn line_seams(&self) -> LineSeams {
         if self.is_additive() { LineSeams::Every } else { LineSeams::None }
-    }
-
-    /// The sizes of `text[..at]` for each seam `at` of `seams` (ascending), appended to
-    /// `before`. A seam where the size does not split after all is removed from `seams`.
-    fn sizes_before(&self, text: &str, seams: &mut Vec<usize>, before: &mut Vec<usize>) {
-        let mut last = 0;
-        let mut total = 0;
-        for &at in seams.iter() {
-            total += self.size(&text[last..at]);
-            before.push(total);
-            last = at;
-        }
     }
 }
 
@@ -185,66 +174,22 @@ thread_local! {
     /// Token counts of pre-tokens, per tokenizer, per thread. Source code repeats the same
     /// identifiers, keywords and indentation runs all the time; counting a pre-token is a BPE
     /// run with allocations, looking it up is a hash.
-    static PIECE_COUNTS: RefCell<[HashMap<Box<str>, u32, Xxh3Builder>; 2]> = const {
-        RefCell::new([HashMap::with_hasher(Xxh3Builder::new()), HashMap::with_hasher(Xxh3Builder::new())])
+    static PIECE_COUNTS: RefCell<[HashMap<Box<str>, u32, FixedState>; 2]> = const {
+        RefCell::new([
+            HashMap::with_hasher(FixedState::with_seed(0)),
+            HashMap::with_hasher(FixedState::with_seed(0)),
+        ])
     };
 }
 
 impl ChunkSizer for Tokens {
     /// The same count as `bpe_openai::Tokenizer::count` (the sum of the counts of the text's
-    /// pre-tokens; the OpenAI vocabularies need no normalisation), with pre-token counts cached.
+    /// pre-tokens; the OpenAI vocabularies need no normalisation), with pre-token counts cached
+    /// and ASCII text pre-tokenized without a regex.
     fn size(&self, text: &str) -> usize {
         if text.is_empty() {
             return 0;
         }
-        let mut total = 0;
-        self.for_each_piece(text, |_, n| total += n);
-        total
-    }
-    fn is_additive(&self) -> bool {
-        false
-    }
-
-    fn line_seams(&self) -> LineSeams {
-        LineSeams::Clean
-    }
-
-    /// One pre-tokenizer pass over the whole text; a seam that falls inside a pre-token (none
-    /// should) is dropped.
-    fn sizes_before(&self, text: &str, seams: &mut Vec<usize>, before: &mut Vec<usize>) {
-        let mut total = 0;
-        let mut next = 0;
-        let mut end = 0;
-        let mut keep = vec![false; seams.len()];
-        self.for_each_piece(text, |piece, n| {
-            while next < seams.len() && seams[next] <= end {
-                if seams[next] == end {
-                    keep[next] = true;
-                    before.push(total);
-                }
-                next += 1;
-            }
-            end += piece.len();
-            total += n;
-        });
-        while next < seams.len() {
-            if seams[next] == end {
-                keep[next] = true;
-                before.push(total);
-            }
-            next += 1;
-        }
-        let mut i = 0;
-        seams.retain(|_| {
-            i += 1;
-            keep[i - 1]
-        });
-    }
-}
-
-impl Tokens {
-    /// Calls `f` with each pre-token of `text` and its token count, counts cached per thread.
-    fn for_each_piece(&self, text: &str, mut f: impl FnMut(&str, usize)) {
         let tokenizer = self.0.bpe();
         PIECE_COUNTS.with(|cache| {
             let mut cache = cache.borrow_mut();
@@ -252,19 +197,32 @@ impl Tokens {
             if counts.len() > CACHE_MAX_ENTRIES {
                 counts.clear();
             }
-            for piece in tokenizer.split(text) {
-                let n = if piece.len() > CACHED_PIECE_MAX {
-                    tokenizer.bpe.count(piece.as_bytes())
-                } else if let Some(&n) = counts.get(piece) {
-                    n as usize
-                } else {
-                    let n = tokenizer.bpe.count(piece.as_bytes());
-                    counts.insert(piece.into(), n as u32);
-                    n
-                };
-                f(piece, n);
+            let mut count = |piece: &str| -> usize {
+                if piece.len() > CACHED_PIECE_MAX {
+                    return tokenizer.bpe.count(piece.as_bytes());
+                }
+                if let Some(&n) = counts.get(piece) {
+                    return n as usize;
+                }
+                let n = tokenizer.bpe.count(piece.as_bytes());
+                counts.insert(piece.into(), n as u32);
+                n
+            };
+            let mut total = 0;
+            if text.is_ascii() {
+                ascii_pieces(text, self.0 == Tokenizer::O200k, |piece| total += count(piece));
+            } else {
+                total = tokenizer.split(text).map(count).sum();
             }
-        });
+            total
+        })
+    }
+    fn is_additive(&self) -> bool {
+        false
+    }
+
+    fn line_seams(&self) -> LineSeams {
+        LineSeams::Clean
     }
 }
 
