@@ -467,9 +467,17 @@ impl<'a, 't> Walker<'a, 't> {
 
     /// Where an entry starting at `s` starts once its leading comments and attributes and its
     /// indentation are taken in.
+    /// A doc comment (`/** … */`, `/// …`) belongs to the item below it even across blank
+    /// lines, as javadoc, rustdoc and JSDoc read it, unless it opens the file (a file header).
     fn lead_start(&self, lead: &mut Option<Range<usize>>, s: usize, floor: usize) -> usize {
         let start = match lead.take() {
-            Some(l) if l.start >= floor && !has_blank_line(&self.bytes[l.end..s]) => l.start,
+            Some(l)
+                if l.start >= floor
+                    && (!has_blank_line(&self.bytes[l.end..s])
+                        || (l.start > 0 && is_doc_comment(&self.bytes[l.start..l.end]))) =>
+            {
+                l.start
+            }
             _ => s,
         };
         self.expand_start(start, floor)
@@ -909,6 +917,12 @@ fn extend(atom: &mut Atom, end: usize) {
         atom.children.push(Atom::gap(atom.range.end..end).with_boundary(Boundary::Line));
     }
     atom.range.end = end;
+}
+
+/// Whether a comment is an outer doc comment: `/**` (not `/**/`) or `///` (not `////`).
+fn is_doc_comment(comment: &[u8]) -> bool {
+    (comment.starts_with(b"/**") && !comment.starts_with(b"/**/"))
+        || (comment.starts_with(b"///") && !comment.starts_with(b"////"))
 }
 
 fn has_blank_line(bytes: &[u8]) -> bool {

@@ -77,6 +77,24 @@ fn decorators_javadoc_and_jsdoc_belong_to_the_item() {
     assert_eq!(add.range, 0..ts.len());
 }
 
+/// A doc comment belongs to its item across blank lines (as javadoc and rustdoc read it); a plain
+/// comment does not, and neither does a doc comment that opens the file (a file header).
+#[test]
+fn doc_comments_reach_across_blank_lines_plain_comments_do_not() {
+    let java =
+        "package p;\n\n/**\n * A loader.\n */\n\npublic final class Loader {\n    int x;\n}\n";
+    let tree = atomize("java", java);
+    let loader = find(&tree.root, "class Loader").unwrap();
+    assert!(java[loader.range.clone()].starts_with("/**\n * A loader."));
+    let rust = "use std::fmt;\n\n/// Docs.\n\npub fn f() {}\n\n// A note.\n\npub fn g() {}\n";
+    let tree = atomize("rust", rust);
+    assert!(rust[find(&tree.root, "fn f").unwrap().range.clone()].starts_with("/// Docs."));
+    assert!(rust[find(&tree.root, "fn g").unwrap().range.clone()].starts_with("pub fn g"));
+    let ts = "/** @license MIT */\n\nexport class A {\n  x = 1;\n}\n";
+    let tree = atomize("typescript", ts);
+    assert!(ts[find(&tree.root, "class A").unwrap().range.clone()].starts_with("export class A"));
+}
+
 #[test]
 fn trailing_comments_stay_on_their_line() {
     let pad = "    let padding = \"a statement long enough that the function is opened into statements\";\n";
