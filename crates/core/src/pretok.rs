@@ -138,29 +138,33 @@ pub(crate) fn ascii_pieces<'t>(text: &'t str, o200k: bool, mut f: impl FnMut(&'t
 }
 
 #[cfg(test)]
+fn ours(text: &str, o200k: bool) -> Vec<&str> {
+    let mut out = Vec::new();
+    ascii_pieces(text, o200k, |p| out.push(p));
+    out
+}
+
+#[cfg(test)]
+fn theirs(text: &str, o200k: bool) -> Vec<&str> {
+    let t = if o200k { bpe_openai::o200k_base() } else { bpe_openai::cl100k_base() };
+    t.split(text).collect()
+}
+
+/// Compares this scanner with bpe-openai's regex on `text`, for both vocabularies.
+#[cfg(test)]
+pub(crate) fn same_as_bpe_openai(text: &str) -> Result<(), String> {
+    for o200k in [true, false] {
+        let (a, b) = (ours(text, o200k), theirs(text, o200k));
+        if a != b {
+            return Err(format!("o200k={o200k} {text:?}:\n ours   {a:?}\n theirs {b:?}"));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ours(text: &str, o200k: bool) -> Vec<&str> {
-        let mut out = Vec::new();
-        ascii_pieces(text, o200k, |p| out.push(p));
-        out
-    }
-
-    fn theirs(text: &str, o200k: bool) -> Vec<&str> {
-        let t = if o200k { bpe_openai::o200k_base() } else { bpe_openai::cl100k_base() };
-        t.split(text).collect()
-    }
-
-    pub(crate) fn same_as_bpe_openai(text: &str) -> Result<(), String> {
-        for o200k in [true, false] {
-            let (a, b) = (ours(text, o200k), theirs(text, o200k));
-            if a != b {
-                return Err(format!("o200k={o200k} {text:?}:\n ours   {a:?}\n theirs {b:?}"));
-            }
-        }
-        Ok(())
-    }
 
     #[test]
     fn pieces_match_the_regex() {
@@ -208,6 +212,3 @@ mod tests {
         eprintln!("pre-tokens identical on {files} ASCII files, {bytes} bytes");
     }
 }
-
-#[cfg(test)]
-pub(crate) use tests::same_as_bpe_openai;
