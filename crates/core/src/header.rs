@@ -32,81 +32,113 @@ pub(crate) fn render(
     if cap == 0 {
         return String::new();
     }
-    let line = |s: &str| format!("{}{}{}\n", style.prefix, one_line(s), style.suffix);
     let fits = |s: &str| sizer.size(s) <= cap;
+    let path_line = if facts.path.is_empty() { String::new() } else { line(style, facts.path) };
 
-    let part = facts.part.map(|(k, n, _)| format!(" (part {k}/{n})")).unwrap_or_default();
     // Scope lines, most complete first: the whole chain, then without its outer scopes; then
-    // the same without the part number, which matters less than the scope it is part of.
-    let chain_lines = |part: &str| -> Vec<String> {
-        (0..facts.scope.len())
-            .map(|skip| {
-                let elided = if skip > 0 { "… > " } else { "" };
-                line(&format!("in {elided}{}{part}", facts.scope[skip..].join(" > ")))
-            })
-            .collect()
-    };
-    let scope_lines: Vec<String> = if !facts.scope.is_empty() {
-        let mut lines = chain_lines(&part);
-        if !part.is_empty() {
-            lines.extend(chain_lines(""));
+    // the same without the part number, which matters less than the scope it is part of. Each
+    // is tried after the path, then (short of room) alone; the first that fits is the header.
+    let mut part_text = String::new();
+    if let Some((k, n, _)) = facts.part {
+        part_text = format!(" (part {k}/{n})");
+    }
+    let with_part: &[bool] = if part_text.is_empty() { &[false] } else { &[true, false] };
+    let mut scope_lines = Vec::new();
+    if !facts.scope.is_empty() {
+        for &part in with_part {
+            for skip in 0..facts.scope.len() {
+                let mut text = String::from("in ");
+                if skip > 0 {
+                    text.push_str("… > ");
+                }
+                for (i, scope) in facts.scope[skip..].iter().enumerate() {
+                    if i > 0 {
+                        text.push_str(" > ");
+                    }
+                    text.push_str(scope);
+                }
+                if part {
+                    text.push_str(&part_text);
+                }
+                scope_lines.push(line(style, &text));
+            }
         }
-        lines
-    } else if let Some((k, n, label)) = facts.part {
-        vec![line(&format!("{label} (part {k}/{n})"))]
-    } else {
-        Vec::new()
-    };
-    let path_line = if facts.path.is_empty() { String::new() } else { line(facts.path) };
+    } else if let Some((_, _, label)) = facts.part {
+        scope_lines.push(line(style, &format!("{label}{part_text}")));
+    }
 
     // Path and the longest scope line that fits with it: the header proper.
+    let mut header = String::with_capacity(path_line.len() + 128);
+    header.push_str(&path_line);
     let full = if scope_lines.is_empty() {
-        Some(path_line.clone()).filter(|h| fits(h))
+        fits(&header)
     } else {
-        scope_lines.iter().map(|s| format!("{path_line}{s}")).find(|h| fits(h))
+        scope_lines.iter().any(|s| {
+            header.truncate(path_line.len());
+            header.push_str(s);
+            fits(&header)
+        })
     };
-    let Some(mut header) = full else {
+    if !full {
         // Short of room: the scope alone, else the path alone (shortened if it must be).
-        if let Some(s) = scope_lines.iter().find(|s| fits(s)) {
-            return s.clone();
+        if let Some(s) = scope_lines.into_iter().find(|s| fits(s)) {
+            return s;
         }
-        return shortened_path(facts.path, &line, &fits);
-    };
+        return shortened_path(facts.path, style, &fits);
+    }
 
     if let Some(sig) = facts.signature {
         // A signature keeps its lines (a table's header and delimiter rows, a long parameter
         // list), each as a comment line.
-        let sig_lines: String =
-            sig.lines().map(str::trim).filter(|l| !l.is_empty()).map(&line).collect();
-        let with_sig = format!("{header}{sig_lines}");
-        if !sig_lines.is_empty() && fits(&with_sig) {
-            header = with_sig;
+        let before = header.len();
+        for l in sig.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            push_line(&mut header, style, l);
+        }
+        if !fits(&header) {
+            header.truncate(before);
         }
     }
 
     // Context lines (imports) add at most their share, and only the room left under `cap`.
     let context_cap = cap.min(sizer.size(&header) + facts.context_share);
     for ctx in facts.context {
-        let with_ctx = format!("{header}{}", line(ctx));
-        if sizer.size(&with_ctx) > context_cap {
+        let before = header.len();
+        push_line(&mut header, style, ctx);
+        if sizer.size(&header) > context_cap {
+            header.truncate(before);
             break;
         }
-        header = with_ctx;
     }
     header
 }
 
+/// One header line: `s` with its white space folded, as a comment.
+fn line(style: &CommentStyle, s: &str) -> String {
+    let mut out = String::with_capacity(style.prefix.len() + s.len() + style.suffix.len() + 1);
+    push_line(&mut out, style, s);
+    out
+}
+
+/// Appends [`line`]`(s)` to `out`.
+fn push_line(out: &mut String, style: &CommentStyle, s: &str) {
+    out.push_str(&style.prefix);
+    for (i, word) in s.split_whitespace().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out.push_str(&style.suffix);
+    out.push('\n');
+}
+
 /// The path line, or its end (`…/auth.rs`) if the whole path does not fit; empty if nothing
 /// fits.
-fn shortened_path(
-    path: &str,
-    line: &dyn Fn(&str) -> String,
-    fits: &dyn Fn(&str) -> bool,
-) -> String {
+fn shortened_path(path: &str, style: &CommentStyle, fits: &dyn Fn(&str) -> bool) -> String {
     if path.is_empty() {
         return String::new();
     }
-    let whole = line(path);
+    let whole = line(style, path);
     if fits(&whole) {
         return whole;
     }
@@ -115,24 +147,12 @@ fn shortened_path(
     while keep > 1 {
         keep /= 2;
         let tail: String = chars[chars.len() - keep..].iter().collect();
-        let h = line(&format!("…{tail}"));
+        let h = line(style, &format!("…{tail}"));
         if fits(&h) {
             return h;
         }
     }
     String::new()
-}
-
-/// Folds whitespace runs (newlines included) into single spaces.
-fn one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for word in s.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    out
 }
 
 #[cfg(test)]
