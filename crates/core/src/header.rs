@@ -99,17 +99,33 @@ pub(crate) fn render(
         }
     }
 
-    // Context lines (imports) add at most their share, and only the room left under `cap`.
-    let context_cap = cap.min(sizer.size(&header) + facts.context_share);
-    for ctx in facts.context {
+    add_context(&mut header, facts.context, facts.context_share, style, sizer, cap);
+    header
+}
+
+/// Appends context lines (imports) to a rendered header: at most `share` units of them, and
+/// only the room left under `cap`. Rendering with the context is rendering without it, then
+/// this.
+pub(crate) fn add_context(
+    header: &mut String,
+    context: &[String],
+    share: usize,
+    style: &CommentStyle,
+    sizer: &dyn ChunkSizer,
+    cap: usize,
+) {
+    if context.is_empty() {
+        return;
+    }
+    let context_cap = cap.min(sizer.size(header) + share);
+    for ctx in context {
         let before = header.len();
-        push_line(&mut header, style, ctx);
-        if sizer.size(&header) > context_cap {
+        push_line(header, style, ctx);
+        if sizer.size(header) > context_cap {
             header.truncate(before);
             break;
         }
     }
-    header
 }
 
 /// One header line: `s` with its white space folded, as a comment.

@@ -216,15 +216,9 @@ impl<'s, 't> Packer<'s, 't> {
             .find(|a| a.label.is_some())
     }
 
-    /// The header of a chunk starting in `scope`, at most `cap` units. Context lines (imports)
-    /// are left out unless `context` allows them.
-    fn render_header(
-        &self,
-        scope: u32,
-        part: Option<(usize, usize)>,
-        cap: usize,
-        context: bool,
-    ) -> String {
+    /// The header of a chunk starting in `scope`, at most `cap` units, without context lines
+    /// (`verify` adds them where the body leaves room).
+    fn render_header(&self, scope: u32, part: Option<(usize, usize)>, cap: usize) -> String {
         if !self.config.headers() || cap == 0 {
             return String::new();
         }
@@ -246,11 +240,16 @@ impl<'s, 't> Packer<'s, 't> {
             scope: &chain,
             signature,
             part,
-            context: if context { &self.tree.context } else { &[] },
-            // About 4 % of the budget: a sixth of the header's share.
-            context_share: self.full_cap / 6,
+            context: &[],
+            context_share: self.context_share(),
         };
         header::render(&facts, &self.tree.comment, self.sizer, cap)
+    }
+
+    /// Most units context lines may add to a header: about 4 % of the budget, a sixth of the
+    /// header's share.
+    fn context_share(&self) -> usize {
+        self.full_cap / 6
     }
 
     /// The header size reserved while packing a chunk that starts in `scope`: the header
@@ -261,7 +260,7 @@ impl<'s, 't> Packer<'s, 't> {
             return size;
         }
         let part = self.innermost_labelled(scope).map(|_| (RESERVED_PART, RESERVED_PART));
-        let size = self.sizer.size(&self.render_header(scope, part, cap, false));
+        let size = self.sizer.size(&self.render_header(scope, part, cap));
         self.reserved.insert((scope, cap), size);
         size
     }
@@ -521,7 +520,7 @@ impl<'s, 't> Packer<'s, 't> {
             for (idx, span) in spans.iter_mut().enumerate() {
                 let first = &self.pieces[span.pieces.start];
                 let (scope, cap) = (first.scope, first.cap);
-                let bare = self.render_header(scope, parts[idx], cap, false);
+                let bare = self.render_header(scope, parts[idx], cap);
                 // Context lines fill the room the body leaves, if any; the exact measure
                 // decides.
                 let mut header = None;
@@ -529,7 +528,17 @@ impl<'s, 't> Packer<'s, 't> {
                     let body: usize = self.pieces[span.pieces.clone()].iter().map(|p| p.size).sum();
                     let room = budget.saturating_sub(body);
                     if room > self.sizer.size(&bare) {
-                        let wider = self.render_header(scope, parts[idx], cap.min(room), true);
+                        // The bare header fits under `cap.min(room)`, so rendering with the
+                        // context under it is the bare header with context lines appended.
+                        let mut wider = bare.clone();
+                        header::add_context(
+                            &mut wider,
+                            &self.tree.context,
+                            self.context_share(),
+                            &self.tree.comment,
+                            self.sizer,
+                            cap.min(room),
+                        );
                         let size = self.measure_chunk(&wider, span.range.clone(), &span.pieces);
                         if size <= budget {
                             header = Some((wider, size));
