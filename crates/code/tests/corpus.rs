@@ -45,6 +45,8 @@ struct Stats {
     crumbs_split: usize,
     in_scope: usize,
     scope_named: usize,
+    /// Unnamed scopes where the body leaves no room for even `// in <label>`.
+    unnamed_no_room: usize,
     violations: usize,
     first_unnamed: Vec<String>,
     header_chars: usize,
@@ -134,6 +136,10 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
                     scope.label_text().unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
                 let named = c.header.contains(&label);
                 stats.scope_named += usize::from(named);
+                let body = c.tokens - sizer.size(&c.header);
+                let shortest_line = format!("// in {label}\n");
+                stats.unnamed_no_room +=
+                    usize::from(!named && body + sizer.size(&shortest_line) > budget);
                 if !named && stats.first_unnamed.len() < 4 {
                     stats.first_unnamed.push(format!(
                         "{rel}:{}: chunk of {} chars starts in `{label}` ({} chars); header {:?}",
@@ -209,7 +215,7 @@ fn corpus_quality_bars() {
             let line = format!(
                 "{language:<10} budget {budget:>5}: {} files {:.1} MB {:.1} MB/s | within {:.2}% | once {:.2}% | \
                  symbols {:.2}% of {} (fitting with header {:.2}% of {}) | crumbs {:.2}% ({:.2}% in split files) | \
-                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x (vs line windows {line_ratio:.3}x) | scope named {:.2}% of {} | \
+                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x (vs line windows {line_ratio:.3}x) | scope named {:.2}% of {} ({} unnamed leave no room for a scope line) | \
                  degraded files {} | violations {} | mean header {:.0}, mean body in split files {:.0}",
                 s.files,
                 s.bytes as f64 / 1e6,
@@ -224,6 +230,7 @@ fn corpus_quality_bars() {
                 pct(s.crumbs_split, s.chunks),
                 pct(s.scope_named, s.in_scope),
                 s.in_scope,
+                s.unnamed_no_room,
                 s.degraded,
                 s.violations,
                 s.header_chars as f64 / s.chunks.max(1) as f64,

@@ -111,15 +111,32 @@ pub fn check_invariants(
         return errors;
     }
     let sizer = config.unit().sizer();
-    // An atom "fits" if its own text fits the room: the packer shortens or drops the header of
-    // a chunk rather than cut a symbol, section or protected region that fits.
+    // An atom "fits" if its own text fits the room, with the shortest line naming the scope it
+    // starts in (`// in fn f`) when it starts in one: the packer shortens or drops the rest of
+    // a chunk's header rather than cut a symbol, section or protected region that fits.
     let room = config.budget() - config.overlap();
-    let mut stack: Vec<&Atom> = vec![&tree.root];
-    while let Some(atom) = stack.pop() {
-        stack.extend(atom.children.iter());
+    let floor = |scope: Option<&str>| match scope {
+        Some(label) if config.headers() => {
+            let size = sizer.size(&crate::header::scope_line(&tree.comment, label));
+            if size <= config.header_cap() { size } else { 0 }
+        }
+        _ => 0,
+    };
+    // Each atom with the labelled scopes around it, outermost first, by start.
+    let mut stack: Vec<(&Atom, Vec<(usize, &str)>)> = vec![(&tree.root, Vec::new())];
+    while let Some((atom, scopes)) = stack.pop() {
+        for child in &atom.children {
+            let mut inner = scopes.clone();
+            if let Some(label) = atom.label_text().filter(|_| atom.is_scope) {
+                inner.push((atom.range.start, label));
+            }
+            stack.push((child, inner));
+        }
         if !atom.is_integral() || atom.is_empty() {
             continue;
         }
+        // The scope a chunk starting at the atom would be in.
+        let scope = scopes.iter().rev().find(|(start, _)| *start < atom.range.start).map(|s| s.1);
         // The chunk with the greatest start at or before the atom holds it, if any does.
         let idx = chunks.partition_point(|c| c.byte_start <= atom.range.start);
         let whole = idx > 0 && chunks[idx - 1].byte_end >= atom.range.end;
@@ -127,7 +144,7 @@ pub fn check_invariants(
             continue;
         }
         let text = &source.text()[atom.range.clone()];
-        if sizer.size(text) <= room {
+        if sizer.size(text) + floor(scope) <= room {
             errors.push(format!(
                 "{:?} atom {:?} ({}) fits the budget but is split",
                 atom.kind,

@@ -20,9 +20,10 @@ pub(crate) struct HeaderFacts<'a> {
 }
 
 /// Renders a header of at most `cap` units. What does not fit is left out, least important
-/// first: context lines, then the signature, then outer scopes (`in … > B > C`), then the path
-/// (the record keeps it), then the scope itself; a path that alone is too long is shortened
-/// from the left.
+/// first: context lines, then the signature, then the part number, then outer scopes
+/// (`in … > B > C`, then `in C`), then the path (the record keeps it), then the scope itself;
+/// a path that alone is too long is shortened from the left. The packer never gives a chunk
+/// inside a scope less room than `in C` takes.
 pub(crate) fn render(
     facts: &HeaderFacts<'_>,
     style: &CommentStyle,
@@ -61,6 +62,15 @@ pub(crate) fn render(
                     text.push_str(&part_text);
                 }
                 scope_lines.push(line(style, &text));
+            }
+            // Last, the innermost scope without the mark of the elided ones (four chars less).
+            if facts.scope.len() > 1 {
+                let inner = facts.scope[facts.scope.len() - 1];
+                if part {
+                    scope_lines.push(line(style, &format!("in {inner}{part_text}")));
+                } else {
+                    scope_lines.push(scope_line(style, inner));
+                }
             }
         }
     } else if let Some((_, _, label)) = facts.part {
@@ -126,6 +136,11 @@ pub(crate) fn add_context(
             break;
         }
     }
+}
+
+/// The shortest line that names a scope: `// in fn login`.
+pub(crate) fn scope_line(style: &CommentStyle, label: &str) -> String {
+    line(style, &format!("in {label}"))
 }
 
 /// One header line: `s` with its white space folded, as a comment.
@@ -245,17 +260,26 @@ mod tests {
             "# src/auth.rs\n# in class Outer > def method\n"
         );
         assert_eq!(render(&f, &style, &Chars, 40), "# src/auth.rs\n# in … > def method\n");
-        assert_eq!(render(&f, &style, &Chars, 30), "# in class Outer > def method\n");
-        assert_eq!(render(&f, &style, &Chars, 20), "# in … > def method\n");
+        assert_eq!(
+            render(&f, &style, &Chars, 30),
+            "# src/auth.rs\n# in def method\n",
+            "outer scopes go before the path"
+        );
+        assert_eq!(render(&f, &style, &Chars, 29), "# in … > def method\n");
+        assert_eq!(render(&f, &style, &Chars, 16), "# in def method\n", "then the ellipsis");
         let mut with_part = facts(&["class Outer", "def method"], None);
         with_part.part = Some((2, 3, "def method"));
-        assert_eq!(render(&with_part, &style, &Chars, 31), "# in … > def method (part 2/3)\n");
-        assert_eq!(render(&with_part, &style, &Chars, 30), "# in class Outer > def method\n");
         assert_eq!(
-            render(&with_part, &style, &Chars, 20),
-            "# in … > def method\n",
+            render(&with_part, &style, &Chars, 41),
+            "# src/auth.rs\n# in def method (part 2/3)\n"
+        );
+        assert_eq!(
+            render(&with_part, &style, &Chars, 31),
+            "# src/auth.rs\n# in def method\n",
             "the part goes first"
         );
+        assert_eq!(render(&with_part, &style, &Chars, 29), "# in def method (part 2/3)\n");
+        assert_eq!(render(&with_part, &style, &Chars, 26), "# in … > def method\n");
         assert_eq!(render(&f, &style, &Chars, 14), "# src/auth.rs\n");
         assert_eq!(render(&f, &style, &Chars, 10), "# …th.rs\n", "halving keeps the end");
         assert_eq!(render(&f, &style, &Chars, 3), "");

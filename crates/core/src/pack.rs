@@ -121,6 +121,8 @@ struct Packer<'s, 't> {
     scope_index: HashMap<Vec<u32>, u32>,
     /// Reserved header size per scope and header cap, filled lazily.
     reserved: HashMap<(u32, usize), usize>,
+    /// [`Self::scope_floor`] per scope, filled lazily.
+    floors: HashMap<u32, usize>,
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
@@ -145,6 +147,7 @@ impl<'s, 't> Packer<'s, 't> {
             scopes: Vec::new(),
             scope_index: HashMap::new(),
             reserved: HashMap::new(),
+            floors: HashMap::new(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };
@@ -246,6 +249,30 @@ impl<'s, 't> Packer<'s, 't> {
         header::render(&facts, &self.tree.comment, self.sizer, cap)
     }
 
+    /// The least header room that still names the innermost scope of `scope` (`// in fn f`):
+    /// a chunk starting inside a scope always says so. Zero outside any scope, with headers
+    /// off, or when even that line exceeds the header's share (no header could name it).
+    fn scope_floor(&mut self, scope: u32) -> usize {
+        if let Some(&floor) = self.floors.get(&scope) {
+            return floor;
+        }
+        let inner = self.scopes[scope as usize]
+            .iter()
+            .rev()
+            .map(|&o| self.opened[o as usize])
+            .filter(|a| a.is_scope)
+            .find_map(Atom::label_text);
+        let floor = match inner {
+            Some(label) if self.config.headers() => {
+                let size = self.sizer.size(&header::scope_line(&self.tree.comment, label));
+                if size <= self.full_cap { size } else { 0 }
+            }
+            _ => 0,
+        };
+        self.floors.insert(scope, floor);
+        floor
+    }
+
     /// Most units context lines may add to a header: about 4 % of the budget, a sixth of the
     /// header's share.
     fn context_share(&self) -> usize {
@@ -292,11 +319,11 @@ impl<'s, 't> Packer<'s, 't> {
         let size = self.size(atom.range.clone());
         let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
         // A symbol, section or protected region that fits the budget only with a shorter
-        // header gets exactly the room its text leaves; other atoms are opened instead, which
-        // keeps the header.
+        // header gets exactly the room its text leaves, as long as that room still names the
+        // scope it starts in; other atoms are opened instead, which keeps the header.
         let fit = if size <= room {
             Some((size, self.full_cap))
-        } else if atom.is_integral() && size <= self.room {
+        } else if atom.is_integral() && size + self.scope_floor(scope) <= self.room {
             Some((size, self.full_cap.min(self.room - size)))
         } else {
             None
@@ -524,7 +551,7 @@ impl<'s, 't> Packer<'s, 't> {
                 // Context lines fill the room the body leaves, if any; the exact measure
                 // decides.
                 let mut header = None;
-                if !self.tree.context.is_empty() {
+                if self.config.headers() && !self.tree.context.is_empty() {
                     let body: usize = self.pieces[span.pieces.clone()].iter().map(|p| p.size).sum();
                     let room = budget.saturating_sub(body);
                     if room > self.sizer.size(&bare) {
@@ -615,6 +642,7 @@ impl<'s, 't> Packer<'s, 't> {
         if let (Grain::Atom, Some(atom)) = (piece.grain, piece.atom)
             && atom.is_integral()
             && piece.cap > 0
+            && piece.cap.saturating_sub(excess.max(1)) >= self.scope_floor(piece.scope)
         {
             self.pieces[pieces.start].cap = piece.cap.saturating_sub(excess.max(1));
             return vec![span.clone()];

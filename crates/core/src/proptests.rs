@@ -10,6 +10,11 @@ use crate::plain::atomize_blocks;
 use crate::sizer::{Tokenizer, Unit};
 use crate::text::Source;
 
+/// Cases per property: `PROPTEST_CASES` (as `just fuzz` sets it), else `default`.
+fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 fn fragment() -> impl Strategy<Value = String> {
     prop_oneof![
         4 => "[a-z]{1,12}",
@@ -108,7 +113,7 @@ fn config(budget: usize, unit: Unit, overlap_pct: usize, headers: bool) -> Chunk
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn random_trees_keep_every_invariant(
@@ -248,7 +253,7 @@ fn seam_fragment() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     /// Every range of a text, with or without a header before it, measures through the prefix
     /// table exactly as its text does.
@@ -286,7 +291,7 @@ fn ascii_fragment() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases(512)))]
 
     /// The hand-written ASCII pre-tokenizer splits exactly as bpe-openai's regex does.
     #[test]

@@ -742,6 +742,8 @@ struct Tally {
     mid_sentence: usize,
     below_heading: usize,
     with_breadcrumb: usize,
+    /// Chunks without a breadcrumb whose body leaves no room for even `% in <section>`.
+    no_room: usize,
 }
 
 fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
@@ -843,6 +845,10 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
             t.below_heading += 1;
             if !c.scope.is_empty() && c.header.contains("% in ") {
                 t.with_breadcrumb += 1;
+            } else if let Some(section) = c.scope.last()
+                && c.text.chars().count() + format!("% in {section}\n").chars().count() > budget
+            {
+                t.no_room += 1;
             } else if std::env::var_os("CLEAVE_VERBOSE").is_some() {
                 let s: String = c.text.chars().take(60).collect();
                 eprintln!("  no breadcrumb in {path} @{budget}: {:?} {s:?}", c.header);
@@ -971,10 +977,11 @@ fn corpus_quality() {
             pct(t.mid_sentence, t.starts)
         );
         eprintln!(
-            "  breadcrumbs: {}/{} chunks below a heading ({:.2} %); invariant violations: {}",
+            "  breadcrumbs: {}/{} chunks below a heading ({:.2} %; {} of the others leave no room for one); invariant violations: {}",
             t.with_breadcrumb,
             t.below_heading,
             pct(t.with_breadcrumb, t.below_heading),
+            t.no_room,
             t.violations
         );
         assert_eq!(t.violations, 0, "within budget, exact coverage, integrity");
