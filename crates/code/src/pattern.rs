@@ -129,11 +129,20 @@ impl Step {
             return false;
         }
         if self.capture.is_none() && self.children.len() == 1 {
-            let child = &self.children[0];
-            self.anchored = matches!(child.what, What::Named(_)) && child.is_main();
+            self.anchored = self.children[0].chains_to_main();
             return self.anchored;
         }
         self.is_main()
+    }
+
+    /// Whether this step is a node kind that carries the main capture, or a node kind without
+    /// captures whose only child step chains to it (`(class body: (block (def) @atom.method))`).
+    fn chains_to_main(&self) -> bool {
+        matches!(self.what, What::Named(_))
+            && (self.is_main()
+                || (self.capture.is_none()
+                    && self.children.len() == 1
+                    && self.children[0].chains_to_main()))
     }
 
     /// Whether this step carries a main capture with parts below it.
@@ -153,8 +162,9 @@ impl Step {
         self.anchored
     }
 
-    /// For an anchored pattern: calls `f` with the captures of each child of `node` that
-    /// matches the child step, in order.
+    /// For an anchored pattern: calls `f` with the captures of each match below `node`, in
+    /// order: one per child (or, down a chain of single child steps, per descendant) that the
+    /// main step matches, as tree-sitter reports one match per combination.
     pub(crate) fn each_child_match<'t>(
         &self,
         node: Node<'t>,
@@ -162,24 +172,46 @@ impl Step {
         out: &mut Captures<'t>,
         mut f: impl FnMut(&[(Role, Node<'t>)]),
     ) {
-        let ok = match &self.what {
-            What::Named(ids) => node.is_named() && ids.contains(&node.kind_id()),
-            _ => false,
-        };
-        if !ok {
-            return;
+        if self.kind_matches(node) {
+            self.children[0].each_match_below(node, cursor, out, &mut f);
         }
-        let (base, end, keep) = load_kids(node, cursor, out, true);
-        let step = &self.children[0];
+    }
+
+    /// Calls `f` for each child of `parent` in this step's field that this step matches: with
+    /// the captures if this step holds the main capture, else for each match of its only child
+    /// step below that child.
+    fn each_match_below<'t, F: FnMut(&[(Role, Node<'t>)])>(
+        &self,
+        parent: Node<'t>,
+        cursor: &mut TreeCursor<'t>,
+        out: &mut Captures<'t>,
+        f: &mut F,
+    ) {
+        let (base, end, keep) = load_kids(parent, cursor, out, true);
         for i in base..end {
             let (kid, field) = out.kids[i];
-            out.caps.clear();
-            if (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out) {
-                f(&out.caps);
+            if self.field.is_some() && field != self.field {
+                continue;
+            }
+            if self.capture.is_some() {
+                out.caps.clear();
+                if self.matches(kid, cursor, out) {
+                    f(&out.caps);
+                }
+            } else if self.kind_matches(kid) {
+                self.children[0].each_match_below(kid, cursor, out, f);
             }
         }
         if !keep {
             out.kids.truncate(base);
+        }
+    }
+
+    /// Whether `node` is a named node of this step's kinds.
+    fn kind_matches(&self, node: Node<'_>) -> bool {
+        match &self.what {
+            What::Named(ids) => node.is_named() && ids.contains(&node.kind_id()),
+            _ => false,
         }
     }
 
