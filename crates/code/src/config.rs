@@ -528,6 +528,32 @@ mod tests {
         assert!(wild.root_kinds.is_none());
     }
 
+    /// A pattern whose main capture sits down a chain of single child steps is plain: it
+    /// matches without the query, once per descendant, like tree-sitter's matches.
+    #[test]
+    fn chained_patterns_are_plain() {
+        let grammar: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
+        let source =
+            "(class_definition body: (block (function_definition name: (_) @name) @atom.method))";
+        let config = LanguageConfig::new("python", grammar.clone(), source).unwrap();
+        let id = grammar.id_for_node_kind("class_definition", true);
+        assert_eq!(config.start(id), Start::Run { from: 0, to: 1, query: false });
+        let text = "class A:\n    def f(self): pass\n    x = 1\n    def g(self): pass\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&grammar).unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let class = tree.root_node().child(0).unwrap();
+        let (_, step) = &config.plain[0];
+        let mut names = Vec::new();
+        let mut cursor = class.walk();
+        let mut caps = crate::pattern::Captures::default();
+        step.each_child_match(class, &mut cursor, &mut caps, |c| {
+            let name = c.iter().find(|(role, _)| *role == Role::Name).unwrap().1;
+            names.push(&text[name.byte_range()]);
+        });
+        assert_eq!(names, ["f", "g"]);
+    }
+
     #[test]
     fn inherited_patterns_come_last() {
         let lookup = |name: &str| (name == "base").then_some("(base)");
