@@ -554,6 +554,16 @@ mod tests {
         assert_eq!(names, ["f", "g"]);
     }
 
+    /// Optional child steps (`body: (_)? @body`) are plain too: these languages compile no
+    /// tree-sitter query at all, which costs tens of millions of instructions per process.
+    #[test]
+    fn most_languages_need_no_compiled_query() {
+        for name in ["java", "javascript", "python", "rust"] {
+            let config = crate::language_by_name(name).unwrap().config().unwrap();
+            assert!(config.query.is_none(), "{name} compiles a query");
+        }
+    }
+
     #[test]
     fn inherited_patterns_come_last() {
         let lookup = |name: &str| (name == "base").then_some("(base)");

@@ -1,8 +1,9 @@
 //! A matcher for the plain patterns of `atoms.scm`, so that tree-sitter need not compile them:
 //! compiling a query analyses every pattern against the grammar's parse table, and on the
 //! large ecma grammars that costs ≈ 0.1 s per language and process. Plain means nodes, tokens,
-//! fields, wildcards and alternations of nodes, with captures, and the main capture on the
-//! pattern's root: no quantifiers, anchors, negated fields or predicates. Such a pattern
+//! fields, wildcards, alternations of nodes and optional child steps (`?`), with captures, and
+//! the main capture on the pattern's root (or down a chain of single child steps): no other
+//! quantifiers, no anchors, negated fields or predicates. Such a pattern
 //! matches a node when each child step matches a distinct child, in order; the first such
 //! assignment (earliest children) gives the captures, as tree-sitter's first match does.
 
@@ -24,6 +25,8 @@ pub(crate) struct Step {
     needs_fields: bool,
     /// Whether the main capture is on the only child step (see [`Step::make_plain_root`]).
     anchored: bool,
+    /// `?`: a child step that may be missing (`body: (_)? @body`).
+    optional: bool,
 }
 
 #[derive(Debug)]
@@ -107,6 +110,7 @@ impl Step {
             });
             match found {
                 Some(i) => at = i + 1,
+                None if step.optional => {}
                 None => {
                     out.caps.truncate(mark);
                     ok = false;
@@ -405,6 +409,8 @@ impl<'s> Parser<'s, '_> {
         } else {
             return None;
         };
+        // A child step may be optional; other quantifiers are not plain.
+        let optional = child && self.eat("?");
         let mut capture = None;
         while self.eat("@") {
             let name = self.ident()?;
@@ -418,7 +424,7 @@ impl<'s> Parser<'s, '_> {
             return None;
         }
         let needs_fields = children.iter().any(|c| c.field.is_some());
-        Some(Step { what, field, capture, children, needs_fields, anchored: false })
+        Some(Step { what, field, capture, children, needs_fields, anchored: false, optional })
     }
 }
 
