@@ -545,37 +545,7 @@ impl<'s, 't> Packer<'s, 't> {
             let parts = self.parts(&spans);
             let mut over = Vec::new();
             for (idx, span) in spans.iter_mut().enumerate() {
-                let first = &self.pieces[span.pieces.start];
-                let (scope, cap) = (first.scope, first.cap);
-                let bare = self.render_header(scope, parts[idx], cap);
-                // Context lines fill the room the body leaves, if any; the exact measure
-                // decides.
-                let mut header = None;
-                if self.config.headers() && !self.tree.context.is_empty() {
-                    let body: usize = self.pieces[span.pieces.clone()].iter().map(|p| p.size).sum();
-                    let room = budget.saturating_sub(body);
-                    if room > self.sizer.size(&bare) {
-                        // The bare header fits under `cap.min(room)`, so rendering with the
-                        // context under it is the bare header with context lines appended.
-                        let mut wider = bare.clone();
-                        header::add_context(
-                            &mut wider,
-                            &self.tree.context,
-                            self.context_share(),
-                            &self.tree.comment,
-                            self.sizer,
-                            cap.min(room),
-                        );
-                        let size = self.measure_chunk(&wider, span.range.clone(), &span.pieces);
-                        if size <= budget {
-                            header = Some((wider, size));
-                        }
-                    }
-                }
-                (span.header, span.size) = header.unwrap_or_else(|| {
-                    let size = self.measure_chunk(&bare, span.range.clone(), &span.pieces);
-                    (bare, size)
-                });
+                (span.header, span.size) = self.header_for(span, parts[idx]);
                 if span.size > budget {
                     over.push(idx);
                 }
@@ -599,6 +569,34 @@ impl<'s, 't> Packer<'s, 't> {
             }
         }
         self.last_resort(spans)
+    }
+
+    /// A span's header and exact size. Context lines fill the room the body leaves, if any;
+    /// the exact measure decides.
+    fn header_for(&self, span: &Span, part: Option<(usize, usize)>) -> (String, usize) {
+        let first = &self.pieces[span.pieces.start];
+        let (scope, cap) = (first.scope, first.cap);
+        let bare = self.render_header(scope, part, cap);
+        if self.config.headers() && !self.tree.context.is_empty() {
+            let body: usize = self.pieces[span.pieces.clone()].iter().map(|p| p.size).sum();
+            let room = self.room.saturating_sub(body);
+            if room > self.sizer.size(&bare) {
+                // The bare header fits under `cap.min(room)`, so rendering with the context
+                // under it is the bare header with context lines appended.
+                let mut wider = bare.clone();
+                let share = self.context_share();
+                let (context, style) = (&self.tree.context, &self.tree.comment);
+                header::add_context(&mut wider, context, share, style, self.sizer, cap.min(room));
+                if wider.len() > bare.len() {
+                    let size = self.measure_chunk(&wider, span.range.clone(), &span.pieces);
+                    if size <= self.room {
+                        return (wider, size);
+                    }
+                }
+            }
+        }
+        let size = self.measure_chunk(&bare, span.range.clone(), &span.pieces);
+        (bare, size)
     }
 
     fn measure_chunk(&self, header: &str, range: Range<usize>, pieces: &Range<usize>) -> usize {
