@@ -654,7 +654,10 @@ fn independent_regions(text: &str) -> Vec<Region> {
             };
             if let Some(name) = env("\\begin{") {
                 let verbatim = ["verbatim", "lstlisting", "minted", "Verbatim", "comment"];
-                if verbatim.contains(&name.as_str()) {
+                // Package documentation declares its own (`latexcode`, `dtxverblisting`).
+                let lower = name.to_ascii_lowercase();
+                let declared = lower.ends_with("code") || lower.contains("verb");
+                if verbatim.contains(&name.as_str()) || declared || lower.contains("listing") {
                     let closer = format!("\\end{{{name}}}");
                     if let Some(e) = rest.find(&closer) {
                         out.push(Region {
