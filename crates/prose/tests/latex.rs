@@ -146,13 +146,11 @@ fn paper_fixture_at_several_budgets() {
             let mut scope = Vec::new();
             expected_scope(&tree.root, c.byte_start, &mut scope);
             assert_eq!(c.scope, scope, "budget {budget}: scope of chunk at {}", c.byte_start);
-            // The breadcrumb is in the header unless the scope line could not fit beside the
-            // body: integrity comes first, and the packer then shortens the header.
-            let chars = |s: &str| s.chars().count();
-            let scope_line = format!("% {path}\n% in {}\n", scope.join(" > "));
-            let room = unit == Unit::Chars && chars(&scope_line) + chars(&c.text) <= budget;
-            if !scope.is_empty() && (room || c.header.contains("% in ")) {
-                let last = scope.last().unwrap();
+            // The breadcrumb is in the header whenever its shortest line (`% in Proofs`) fits
+            // the header's share of the budget: the packer never gives it up.
+            if let Some(last) = scope.last()
+                && unit.sizer().size(&format!("% in {last}\n")) <= budget / 4
+            {
                 assert!(
                     c.header.contains(&format!("> {last}"))
                         || c.header.contains(&format!("in {last}")),

@@ -84,18 +84,14 @@ fn fixtures_hold_every_invariant() {
                     // breadcrumb out of the header; the record keeps it.
                     if below_heading(&tree, c.byte_start) {
                         assert!(!c.scope.is_empty(), "{path} {budget}: no scope on {:?}", c.text);
-                        // The header names the breadcrumb unless the chunk holds a section that
-                        // fits the budget only with a shorter header (kept whole rather than cut).
-                        // (The packer reserves room for part numbers up to 99/99.)
-                        let crumb = format!(
-                            "<!-- {path} -->\n<!-- in {} (part 99/99) -->\n",
-                            c.scope.join(" > ")
-                        );
-                        let fits_with_crumb =
-                            unit.sizer().size(&format!("{crumb}{}", c.text)) <= budget;
-                        if budget >= 400 && fits_with_crumb {
+                        // The header names the breadcrumb whenever its shortest line
+                        // (`<!-- in Linux -->`) fits the header's share of the budget.
+                        let last = c.scope.last().unwrap();
+                        let line = format!("<!-- in {last} -->\n");
+                        if unit.sizer().size(&line) <= budget / 4 {
                             assert!(
-                                c.header.contains(" in "),
+                                c.header.contains(&format!("in {last}"))
+                                    || c.header.contains(&format!("> {last}")),
                                 "{path} {budget}: header {:?}",
                                 c.header
                             );
