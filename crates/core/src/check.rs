@@ -94,8 +94,9 @@ pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig)
     errors
 }
 
-/// Checks every invariant: [`check_chunks`] plus the atom tree's tiling and the integrity of
-/// symbols, sections and protected regions that fit the budget.
+/// Checks every invariant: [`check_chunks`] plus the atom tree's tiling, the integrity of
+/// symbols, sections and protected regions that fit the budget, and that a chunk starting
+/// inside a scope names it in its header.
 pub fn check_invariants(
     source: &Source<'_>,
     tree: &AtomTree,
@@ -151,6 +152,27 @@ pub fn check_invariants(
                 atom.range,
                 atom.label_text().unwrap_or("unlabelled")
             ));
+        }
+    }
+    // Located: a chunk that starts inside a scope names it, whenever the shortest line that
+    // does fits the header's share of the budget.
+    if config.headers() {
+        for c in chunks {
+            let Some(last) = c.scope.last() else { continue };
+            let last = last.split_whitespace().collect::<Vec<_>>().join(" ");
+            if last.is_empty() {
+                continue;
+            }
+            let line = crate::header::scope_line(&tree.comment, &last);
+            let named =
+                c.header.contains(&format!("in {last}")) || c.header.contains(&format!("> {last}"));
+            if !named && sizer.size(&line) <= config.header_cap() {
+                errors.push(format!(
+                    "chunk {:?}: header {:?} does not name its scope {last:?}",
+                    c.byte_start..c.byte_end,
+                    c.header
+                ));
+            }
         }
     }
     errors

@@ -280,14 +280,22 @@ impl<'s, 't> Packer<'s, 't> {
     }
 
     /// The header size reserved while packing a chunk that starts in `scope`: the header
-    /// without context lines (they only fill the room a chunk leaves), with part numbers
-    /// reserved at their widest.
+    /// without context lines (they only fill the room a chunk leaves), the largest over part
+    /// numbers up to `99/99`. (A shorter part number can leave room for the signature line
+    /// that a longer one crowds out, so the widest part is not always the largest header.)
     fn reserved_header(&mut self, scope: u32, cap: usize) -> usize {
         if let Some(&size) = self.reserved.get(&(scope, cap)) {
             return size;
         }
-        let part = self.innermost_labelled(scope).map(|_| (RESERVED_PART, RESERVED_PART));
-        let size = self.sizer.size(&self.render_header(scope, part, cap));
+        let size = if self.innermost_labelled(scope).is_some() {
+            [(1, 1), (1, 10), (RESERVED_PART, RESERVED_PART)]
+                .into_iter()
+                .map(|part| self.sizer.size(&self.render_header(scope, Some(part), cap)))
+                .max()
+                .unwrap_or(0)
+        } else {
+            self.sizer.size(&self.render_header(scope, None, cap))
+        };
         self.reserved.insert((scope, cap), size);
         size
     }
@@ -673,7 +681,10 @@ impl<'s, 't> Packer<'s, 't> {
         let new_end = self.pieces.len();
         self.pieces.extend(tail);
         debug_assert!(self.pieces.len() + 1 >= before);
-        let starts = self.segment(pieces.start..new_end, 0);
+        // Char pieces were cut `excess` shorter because the header came out longer than the
+        // reservation: the segmentation must not join them back into the same chunk.
+        let shrink = if matches!(piece.grain, Grain::Words | Grain::Chars) { excess } else { 0 };
+        let starts = self.segment(pieces.start..new_end, shrink);
         self.spans_from(&starts, new_end)
     }
 
