@@ -14,8 +14,9 @@ use crate::text::count_chars;
 /// Measures text in one unit.
 ///
 /// Byte and char sizes are additive: the size of a concatenation is the sum of the sizes. Token
-/// counts are not (a BPE merges across the seam), so the packer sizes atoms once, cheaply, and
-/// then measures every finished chunk exactly.
+/// counts are not (a BPE merges across the seam), but they split exactly at some line starts
+/// ([`ChunkSizer::line_seams`]), which lets the packer size any range from one pass per file and
+/// measure every finished chunk exactly.
 pub trait ChunkSizer: Send + Sync {
     /// The size of `text` in this sizer's unit.
     fn size(&self, text: &str) -> usize;
