@@ -429,37 +429,14 @@ fn skip_space(mut text: &str) -> &str {
 
 /// Skips the rest of one alternation branch whose root was just read (`depth` is 1 inside a
 /// node, 0 after a token): up to the next branch, or the closing `]`.
-fn skip_node(text: &str, mut depth: usize) -> Option<&str> {
+fn skip_node(text: &str, depth: usize) -> Option<&str> {
     let next_branch = |rest: &str| rest.find(['(', '"', ']', '[']);
     if depth == 0 {
         return next_branch(text).map(|j| &text[j..]);
     }
-    let bytes = text.as_bytes();
-    let mut in_string = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if in_string => i += 1,
-            b'"' => in_string = !in_string,
-            _ if in_string => {}
-            b';' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'(' | b'[' => depth += 1,
-            b')' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    let rest = &text[i + 1..];
-                    return next_branch(rest).map(|j| &rest[j..]);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
+    let end = crate::pattern::close_groups(text.as_bytes(), 0, depth)?;
+    let rest = &text[end..];
+    next_branch(rest).map(|j| &rest[j..])
 }
 
 /// Resolves `; inherits: a, b` lines: the inherited queries come after the file's own

@@ -428,6 +428,36 @@ impl<'s> Parser<'s, '_> {
     }
 }
 
+/// The index just after the bracket that closes the `depth` groups open before `i`, and any
+/// opened from `i` on; strings and `;` comments are skipped. `None` if the text ends first or
+/// a bracket closes a group that is not open.
+pub(crate) fn close_groups(bytes: &[u8], mut i: usize, mut depth: usize) -> Option<usize> {
+    let mut in_string = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Splits a query source into its top-level patterns, as byte ranges; `None` when the text
 /// has a shape this reader does not know.
 pub(crate) fn split(source: &str) -> Option<Vec<std::ops::Range<usize>>> {
@@ -444,34 +474,7 @@ pub(crate) fn split(source: &str) -> Option<Vec<std::ops::Range<usize>>> {
             }
             b'(' | b'[' => {
                 let start = i;
-                let mut depth = 0usize;
-                let mut in_string = false;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' if in_string => i += 1,
-                        b'"' => in_string = !in_string,
-                        _ if in_string => {}
-                        b';' => {
-                            while i < bytes.len() && bytes[i] != b'\n' {
-                                i += 1;
-                            }
-                            continue;
-                        }
-                        b'(' | b'[' => depth += 1,
-                        b')' | b']' => {
-                            depth = depth.checked_sub(1)?;
-                            if depth == 0 {
-                                i += 1;
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                if depth != 0 {
-                    return None;
-                }
+                i = close_groups(bytes, i, 0)?;
                 // Trailing quantifiers and captures.
                 loop {
                     while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {

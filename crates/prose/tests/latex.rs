@@ -747,6 +747,19 @@ struct Tally {
     no_room: usize,
 }
 
+/// The sectioning commands, outermost first.
+const HEADINGS: [&str; 9] = [
+    "\\part",
+    "\\chapter",
+    "\\addchap",
+    "\\section",
+    "\\addsec",
+    "\\subsection",
+    "\\subsubsection",
+    "\\paragraph",
+    "\\subparagraph",
+];
+
 fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
     let tree = atomize(text);
     let source = Source::new(path, text);
@@ -788,24 +801,13 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
         let prev = before.chars().next_back();
         // Headings and items start something new; so does text after a line of commands
         // (`\clearpage`) or a heading line.
-        let heading = [
-            "\\part",
-            "\\chapter",
-            "\\addchap",
-            "\\section",
-            "\\addsec",
-            "\\subsection",
-            "\\subsubsection",
-            "\\paragraph",
-            "\\subparagraph",
-        ];
-        let new_unit = heading
+        let new_unit = HEADINGS
             .iter()
             .chain(&["%", "\\item", "\\bibitem"])
             .any(|h| c.text.trim_start().starts_with(h));
         let prev_line = before.lines().last().unwrap_or("").trim();
         let after_commands = prev_line.starts_with('\\') && !prev_line.contains(' ')
-            || heading.iter().any(|h| prev_line.starts_with(h));
+            || HEADINGS.iter().any(|h| prev_line.starts_with(h));
         let continues =
             prev.is_some_and(|p| p.is_alphanumeric() || p == ',') && !new_unit && !after_commands;
         if continues && !blank_between {
@@ -830,18 +832,7 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
     }
     for c in &chunks {
         let below = c.provenance.as_ref().is_some_and(|p| !p.section.is_empty());
-        let heading = [
-            "\\part",
-            "\\chapter",
-            "\\addchap",
-            "\\section",
-            "\\addsec",
-            "\\subsection",
-            "\\subsubsection",
-            "\\paragraph",
-            "\\subparagraph",
-        ];
-        let starts_heading = heading.iter().any(|h| c.text.trim_start().starts_with(h));
+        let starts_heading = HEADINGS.iter().any(|h| c.text.trim_start().starts_with(h));
         if below && !starts_heading {
             t.below_heading += 1;
             if !c.scope.is_empty() && c.header.contains("% in ") {
