@@ -53,9 +53,18 @@ fn parse_args() -> Result<Args> {
         Some("splitter") => Mode::Splitter,
         Some("pipeline") => Mode::Pipeline,
         Some("query") => Mode::Query,
-        other => bail!("usage: cleave-bench parse|splitter|pipeline|query [--threads N] [--budget N] [--unit chars|tokens] CORPUS (got {other:?})"),
+        other => bail!(
+            "usage: cleave-bench parse|splitter|pipeline|query [--threads N] [--budget N] [--unit chars|tokens] CORPUS (got {other:?})"
+        ),
     };
-    let mut args = Args { mode, threads: 2, budget: 2000, unit: BenchUnit::Chars, root: PathBuf::new(), max_start_depth: None };
+    let mut args = Args {
+        mode,
+        threads: 2,
+        budget: 2000,
+        unit: BenchUnit::Chars,
+        root: PathBuf::new(),
+        max_start_depth: None,
+    };
     while let Some(arg) = it.next() {
         let mut value = || it.next().with_context(|| format!("{arg} needs a value"));
         match arg.as_str() {
@@ -69,7 +78,9 @@ fn parse_args() -> Result<Args> {
                     u => bail!("unknown unit {u} (chars or tokens)"),
                 }
             }
-            _ if args.root.as_os_str().is_empty() && !arg.starts_with('-') => args.root = arg.into(),
+            _ if args.root.as_os_str().is_empty() && !arg.starts_with('-') => {
+                args.root = arg.into()
+            }
             _ => bail!("unexpected argument {arg}"),
         }
     }
@@ -106,7 +117,8 @@ fn read(file: &CorpusFile) -> Option<String> {
 }
 
 /// The baseline: read and parse every file with tree-sitter, nothing else. One parser per
-/// worker thread, as cleave keeps one `ParseContext` per thread.
+/// worker thread, as cleave keeps one `ParseContext` per thread, and files longer than
+/// `cleave_code::SECTION_BYTES` parsed in the same sections as cleave parses them.
 fn run_parse(files: &[CorpusFile]) -> Tally {
     let grammars: HashMap<&str, tree_sitter::Language> =
         files.iter().map(|f| (f.language.name, grammar(f.language.name).unwrap())).collect();
@@ -115,11 +127,37 @@ fn run_parse(files: &[CorpusFile]) -> Tally {
         .map_init(tree_sitter::Parser::new, |parser, file| {
             let Some(text) = read(file) else { return Tally::default() };
             parser.set_language(&grammars[file.language.name]).expect("grammar ABI");
-            let tree = parser.parse(&text, None);
-            let errors = tree.as_ref().is_none_or(|t| t.root_node().has_error());
+            let starts = cleave_code::section_starts(text.as_bytes(), cleave_code::SECTION_BYTES);
+            let mut errors = false;
+            for (k, &start) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).copied().unwrap_or(text.len());
+                if starts.len() > 1 {
+                    let range = section_range(&text, start..end);
+                    parser.set_included_ranges(&[range]).expect("ordered ranges");
+                }
+                let tree = parser.parse(&text, None);
+                errors |= tree.as_ref().is_none_or(|t| t.root_node().has_error());
+            }
+            parser.set_included_ranges(&[]).expect("no ranges");
             Tally { files: 1, bytes: text.len() as u64, chunks: 0, errors: u64::from(errors) }
         })
         .reduce(Tally::default, |a, b| a + b)
+}
+
+/// The tree-sitter range of bytes `range` of `text`.
+fn section_range(text: &str, range: std::ops::Range<usize>) -> tree_sitter::Range {
+    let point = |at: usize| {
+        let before = &text.as_bytes()[..at];
+        let row = before.iter().filter(|&&b| b == b'\n').count();
+        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    tree_sitter::Range {
+        start_byte: range.start,
+        end_byte: range.end,
+        start_point: point(range.start),
+        end_point: point(range.end),
+    }
 }
 
 /// text-splitter's `CodeSplitter` with the same grammars and budget; chunks are produced and
@@ -132,8 +170,9 @@ where
     for f in files {
         if !splitters.contains_key(f.language.name) {
             let config = text_splitter::ChunkConfig::new(budget).with_sizer(sizer.clone());
-            let splitter = text_splitter::CodeSplitter::new(grammar(f.language.name).unwrap(), config)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let splitter =
+                text_splitter::CodeSplitter::new(grammar(f.language.name).unwrap(), config)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
             splitters.insert(f.language.name, splitter);
         }
     }
@@ -167,7 +206,12 @@ impl Phases {
 
 /// cleave's library pipeline in process: read, atomize, pack, serialize to JSON Lines in a
 /// buffer that is thrown away. The CLI adds the walk, the ordered writer and the report.
-fn run_pipeline(files: &[CorpusFile], budget: usize, unit: BenchUnit, phases: &Phases) -> Result<Tally> {
+fn run_pipeline(
+    files: &[CorpusFile],
+    budget: usize,
+    unit: BenchUnit,
+    phases: &Phases,
+) -> Result<Tally> {
     let unit = match unit {
         BenchUnit::Chars => cleave_core::Unit::Chars,
         BenchUnit::Tokens => cleave_core::Unit::Tokens(cleave_core::Tokenizer::O200k),
@@ -240,7 +284,8 @@ fn run_query(files: &[CorpusFile], max_start_depth: Option<u32>) -> Result<Strin
     let best = |f: &mut dyn FnMut() -> usize| {
         let mut best = f64::MAX;
         let mut n = 0;
-        let reps: usize = std::env::var("QUERY_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+        let reps: usize =
+            std::env::var("QUERY_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
         for _ in 0..reps {
             let t = Instant::now();
             n = f();

@@ -24,6 +24,7 @@ mod config;
 mod pattern;
 mod walk;
 
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use cleave_core::{Atom, AtomKind, AtomTree, CommentStyle, ContentKind, Diagnostic, Severity};
@@ -224,9 +225,29 @@ impl ParseContext {
     }
 }
 
+/// Files longer than this are parsed in sections of about this length, cut between top-level
+/// items. tree-sitter's memory while parsing grows with the file (about 60 bytes per byte of a
+/// generated 1.7 MB Rust file, most of it held only during the parse), so a repository's largest
+/// files set the peak memory of a whole run; sections bound it. The atoms are the same.
+pub const SECTION_BYTES: usize = 256 << 10;
+
 /// Atomizes source code. Never fails: parse errors degrade locally and are reported as
 /// diagnostics in the tree.
 pub fn atomize_code(language: &Language, text: &str, ctx: &mut ParseContext) -> AtomTree {
+    atomize_code_in_sections(language, text, ctx, SECTION_BYTES)
+}
+
+/// [`atomize_code`], parsing files longer than `section_bytes` in sections of about that
+/// length. The atoms do not depend on it: a section ends only where a top-level item ends
+/// (a blank line after a line that closes a bracket or is indented, before a line that starts
+/// in the first column), and a section whose parse holds an error is not trusted as one: the
+/// rest of the file is then parsed in one piece.
+pub fn atomize_code_in_sections(
+    language: &Language,
+    text: &str,
+    ctx: &mut ParseContext,
+    section_bytes: usize,
+) -> AtomTree {
     let root_atom = || Atom::new(AtomKind::Block, 0..text.len());
     let fallback = |message: String| {
         let mut tree = cleave_core::atomize_blocks(text, language.name, ContentKind::Code);
@@ -248,16 +269,75 @@ pub fn atomize_code(language: &Language, text: &str, ctx: &mut ParseContext) -> 
     if text.is_empty() {
         return tree;
     }
-    let Some(syntax) = ctx.parse(language, text) else {
-        return fallback(format!("the {} parser gave up on this file", language.name));
-    };
-    let root = syntax.root_node();
     ctx.fallback_bytes = 0;
-    let mut walker = walk::Walker::new(text, language, config, root, ctx, 0);
-    let children = walker.root(root, 0..text.len(), ctx);
-    tree.context = context_lines(&walker.imports);
+    let mut cuts = section_starts(text.as_bytes(), section_bytes);
+    let mut children: Vec<Atom> = Vec::new();
+    let mut imports = Vec::new();
+    let mut errors = 0;
+    // Where the last section ended with an import atom: the whole parse merges it with
+    // imports that follow across blank lines, and so does the next section.
+    let mut import_end: Option<usize> = None;
+    // The state before each section, to go back to when a section's parse holds an error.
+    let mut marks = Vec::new();
+    let mut trusted = cuts.len() > 1;
+    let mut k = 0;
+    while k < cuts.len() {
+        marks.truncate(k);
+        let last_end = children.last().map(|a| a.range.end);
+        marks.push((
+            children.len(),
+            last_end,
+            imports.clone(),
+            errors,
+            import_end,
+            ctx.fallback_bytes,
+        ));
+        let start = cuts[k];
+        let last = k + 1 == cuts.len();
+        let end = if last { text.len() } else { cuts[k + 1] };
+        let syntax = if start == 0 && last {
+            ctx.parse(language, text)
+        } else {
+            ctx.parse_ranges(language, text, &[walk::ts_range(text, start..end)])
+        };
+        let Some(syntax) = syntax else {
+            return fallback(format!("the {} parser gave up on this file", language.name));
+        };
+        let root = syntax.root_node();
+        if trusted && root.has_error() {
+            // A real error, or a cut that was no boundary between items (before or after
+            // this section): the rest, from the section before, is parsed in one piece.
+            let back = k.saturating_sub(1);
+            let (len, last_end);
+            (len, last_end, imports, errors, import_end, ctx.fallback_bytes) =
+                marks.swap_remove(back);
+            children.truncate(len);
+            if let (Some(atom), Some(end)) = (children.last_mut(), last_end) {
+                atom.range.end = end;
+            }
+            cuts.truncate(back + 1);
+            trusted = false;
+            k = back;
+            continue;
+        }
+        let mut walker = walk::Walker::new(text, language, config, root, ctx, 0);
+        walker.imports = std::mem::take(&mut imports);
+        let mut atoms = walker.root(root, start..end, ctx);
+        if let (Some(prev), Some(first)) = (import_end, walker.top_imports.first())
+            && children.last().is_some_and(|a| a.range.end == prev)
+            && text.as_bytes()[prev..first.start].iter().all(u8::is_ascii_whitespace)
+        {
+            children.last_mut().expect("checked").range.end = first.end;
+            atoms.retain(|a| a.range.end > first.end);
+        }
+        children.extend(atoms);
+        import_end = walker.top_imports.last().map(|r| r.end);
+        imports = walker.imports;
+        errors += walk::error_bytes(root);
+        k += 1;
+    }
+    tree.context = context_lines(&imports);
     tree.root = root_atom().with_children(children);
-    let errors = walk::error_bytes(root);
     if errors > 0 || ctx.fallback_bytes > 0 {
         let share = |n: usize| n as f64 * 100.0 / text.len() as f64;
         tree.diagnostics.push(Diagnostic::new(
@@ -273,6 +353,60 @@ pub fn atomize_code(language: &Language, text: &str, ctx: &mut ParseContext) -> 
         ));
     }
     tree
+}
+
+/// Where the sections of a file start: 0, then the first candidate cut at least
+/// `section_bytes` after the previous one, as long as the last section keeps half that length.
+/// A candidate is the start of a run of blank lines that follows a line starting with `}`,
+/// `)` or indentation, not a comment's (the end of an item or of an indented body), and
+/// precedes a line starting in the first column with anything but a closing bracket (the next
+/// item, its doc comment or attributes). The blank lines go to the section after, where they
+/// are the same gap as in the whole file.
+pub fn section_starts(bytes: &[u8], section_bytes: usize) -> Vec<usize> {
+    let mut starts = vec![0];
+    let section_bytes = section_bytes.max(1);
+    if bytes.len() <= section_bytes {
+        return starts;
+    }
+    let line_end = |from: usize| {
+        bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i + 1)
+    };
+    // A closing bracket, or an indented line that is no comment (` */` ends a doc comment
+    // that belongs to the item after the blank lines).
+    let ends_item = |line: &[u8]| match (line[0], line.iter().find(|b| !b.is_ascii_whitespace())) {
+        (b'}' | b')', _) => true,
+        (b' ' | b'\t', Some(c)) => !matches!(c, b'*' | b'/' | b'#'),
+        _ => false,
+    };
+    let mut from = section_bytes;
+    // The last line with code, and where the blank lines after it start.
+    let mut code: Option<Range<usize>> = None;
+    let mut blanks: Option<usize> = None;
+    let mut at = bytes[..from].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    while at < bytes.len() {
+        let line = at..line_end(at);
+        at = line.end;
+        if bytes[line.clone()].iter().all(u8::is_ascii_whitespace) {
+            blanks.get_or_insert(line.start);
+            continue;
+        }
+        let first = bytes[line.start];
+        if let (Some(cut), Some(prev)) = (blanks, &code)
+            && cut >= from
+            && ends_item(&bytes[prev.clone()])
+            && !first.is_ascii_whitespace()
+            && !matches!(first, b'}' | b')' | b']')
+        {
+            if bytes.len() - cut < section_bytes / 2 {
+                break;
+            }
+            starts.push(cut);
+            from = cut + section_bytes;
+        }
+        code = Some(line);
+        blanks = None;
+    }
+    starts
 }
 
 /// An outline of an atom tree, one atom a line: kind, boundary, lines, label and the start of

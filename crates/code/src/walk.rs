@@ -113,6 +113,8 @@ pub(crate) struct Walker<'a, 't> {
     marks: IdMap<Mark<'t>>,
     /// Import statements seen at the top level, whitespace folded.
     pub(crate) imports: Vec<String>,
+    /// The top-level import atoms (consecutive imports merged), in order.
+    pub(crate) top_imports: Vec<Range<usize>>,
     expand_depth: usize,
 }
 
@@ -135,6 +137,7 @@ impl<'a, 't> Walker<'a, 't> {
             item_starts: Vec::new(),
             marks: IdMap::default(),
             imports: Vec::new(),
+            top_imports: Vec::new(),
             expand_depth,
         };
         // The query runs only at the nodes a pattern can start at, each time with a start
@@ -399,11 +402,19 @@ impl<'a, 't> Walker<'a, 't> {
                     if merge {
                         let last = acc.out.last_mut().expect("checked");
                         last.range.end = end;
+                        if depth == 0
+                            && let Some(top) = self.top_imports.last_mut()
+                        {
+                            top.end = end;
+                        }
                     } else {
                         let boundary =
                             self.boundary_before(acc.prev_end, start, level, acc.out.is_empty());
                         acc.out.push(Atom::gap(start..end).with_boundary(boundary));
                         acc.is_import.push(true);
+                        if depth == 0 {
+                            self.top_imports.push(start..end);
+                        }
                     }
                     acc.prev_end = end;
                 }
@@ -863,7 +874,7 @@ fn expand_tree(
 }
 
 /// The tree-sitter range of `range`, with rows and columns counted in `text`.
-fn ts_range(text: &str, range: Range<usize>) -> tree_sitter::Range {
+pub(crate) fn ts_range(text: &str, range: Range<usize>) -> tree_sitter::Range {
     let point = |at: usize| {
         let before = &text.as_bytes()[..at];
         let row = before.iter().filter(|&&b| b == b'\n').count();

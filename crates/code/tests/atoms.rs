@@ -1,7 +1,10 @@
 //! Behaviour of the code atomizer on small inputs: structure, labels, macro bodies, parse
 //! errors, oversize items, and bad input. Every test that chunks checks the invariants.
 
-use cleave_code::{ParseContext, atomize_code, language_by_name, languages};
+use cleave_code::{
+    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, language_for_path,
+    languages, section_starts,
+};
 use cleave_core::{
     Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants, pack,
 };
@@ -231,8 +234,97 @@ fn parse_context_is_send() {
     is_send::<ParseContext>();
 }
 
+/// Whole-file and sectioned parses of `text` give the same atom tree; returns how many
+/// sections the smallest length made.
+fn assert_sections_change_nothing(path: &str, text: &str) -> usize {
+    let language = language_for_path(path).unwrap();
+    let mut ctx = ParseContext::new();
+    let whole = atomize_code_in_sections(language, text, &mut ctx, usize::MAX);
+    for len in [1, 80, 400, 2_000] {
+        let cut = atomize_code_in_sections(language, text, &mut ctx, len);
+        assert_eq!(cut.root, whole.root, "{path}: sections of {len} bytes");
+        assert_eq!(cut.context, whole.context, "{path}: sections of {len} bytes");
+        assert_eq!(
+            format!("{:?}", cut.diagnostics),
+            format!("{:?}", whole.diagnostics),
+            "{path}: sections of {len} bytes"
+        );
+    }
+    section_starts(text.as_bytes(), 1).len()
+}
+
+/// Large files are parsed in sections cut between top-level items; the atoms are those of the
+/// whole parse, on every code fixture cut as finely as it goes.
+#[test]
+fn sections_change_no_atom() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/code");
+    let (mut files, mut sections) = (0, 0);
+    for dir in std::fs::read_dir(root).unwrap() {
+        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+            let path = file.unwrap().path();
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let path = path.to_string_lossy();
+            if language_for_path(&path).is_some() {
+                sections += assert_sections_change_nothing(&path, &text);
+                files += 1;
+            }
+        }
+    }
+    assert!(files >= 7, "{files} fixture files");
+    assert!(sections >= 3 * files, "{sections} sections in {files} files");
+}
+
+/// Blank lines and first-column lines inside strings, comments and nested bodies look like cuts
+/// between items; the section's parse error shows they are not, and nothing changes.
+#[test]
+fn sections_are_not_fooled_by_strings_and_nesting() {
+    let cases = [
+        (
+            "a.rs",
+            "fn a() {}\n\nconst S: &str = r#\"\n}\n\nfn b() {}\n\"#;\n\nfn c() {\n    x();\n}\n\nfn d() {}\n",
+        ),
+        ("a.rs", "/* open\n}\n\nfn b() {}\n*/\nfn c() {}\n\nfn d() {}\n"),
+        ("a.rs", "mod m {\nfn a() {\n}\n\nfn b() {}\n}\n\nfn c() {}\n"),
+        (
+            "a.py",
+            "\"\"\"Doc.\n    indented\n\nfirst column\n\"\"\"\n\ndef f():\n    pass\n\ndef g():\n    pass\n",
+        ),
+        ("a.py", "def f():\n    x = (\n        1,\n\n2)\n\ndef g():\n    pass\n"),
+        ("a.js", "const t = `\n}\n\nfunction b() {}\n`;\n\nfunction c() {\n}\n\nfunction d() {}\n"),
+        (
+            "a.go",
+            "package p\n\nfunc a() {\n}\n\n// B does b.\nfunc b() {\n}\n\nvar x = `\n}\n\nfunc c() {}\n`\n",
+        ),
+        ("A.java", "class A {\nvoid a() {\n}\n\nvoid b() {}\n}\n\nclass B {}\n"),
+        ("a.ts", "interface X<out T> {\n}\n\nfunction f() {\n}\n\nfunction g() {}\n"),
+    ];
+    for (path, text) in cases {
+        let sections = assert_sections_change_nothing(path, text);
+        assert!(sections >= 2, "{path}: {sections} sections");
+    }
+}
+
+/// Cases per property: `PROPTEST_CASES` (as `just fuzz` sets it), else 64.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Sections never change the atoms, whatever the text.
+    #[test]
+    fn sections_never_change_the_atoms(
+        text in "(fn a\\(\\) \\{|\\}|\\)|def f\\(\\):|    x = 1|\"|'|/\\*|\\*/|#|//|r#\"|\n|\n\n){0,60}",
+        lang_idx in 0usize..7,
+    ) {
+        let language = &languages()[lang_idx];
+        let mut ctx = ParseContext::new();
+        let whole = atomize_code_in_sections(language, &text, &mut ctx, usize::MAX);
+        let cut = atomize_code_in_sections(language, &text, &mut ctx, 1);
+        prop_assert_eq!(cut.root, whole.root);
+        prop_assert_eq!(cut.context, whole.context);
+    }
 
     /// Any text, in any language, atomizes to a valid tree and chunks within the invariants.
     #[test]

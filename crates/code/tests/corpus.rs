@@ -13,7 +13,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use cleave_code::{ParseContext, atomize_code, language_by_name};
+use cleave_code::{
+    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, section_starts,
+};
 use cleave_core::{Atom, ChunkConfig, Source, Unit, check_invariants, pack};
 
 fn files(root: &Path, extensions: &[&str], max_bytes: u64) -> Vec<PathBuf> {
@@ -255,4 +257,54 @@ fn corpus_quality_bars() {
     }
     // Crumb and chunk-count bars are reported above; they depend on the packer's tuning too.
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Sections change no atom on real code: every corpus file parsed whole and in sections of
+/// `CLEAVE_SECTION_BYTES` (default 4096, far below the 256 KiB used in production, so that
+/// most files are cut many times) gives the same atom tree.
+#[test]
+fn sections_match_whole_parses() {
+    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
+        eprintln!("sections_match_whole_parses: set CLEAVE_SLOW_TESTS=1 and CLEAVE_CORPUS_<LANG>");
+        return;
+    }
+    let max_mb: u64 =
+        std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
+    let len: usize =
+        std::env::var("CLEAVE_SECTION_BYTES").ok().and_then(|v| v.parse().ok()).unwrap_or(4096);
+    let mut mismatched = Vec::new();
+    for language in ["go", "java", "javascript", "python", "rust", "tsx", "typescript"] {
+        let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
+        let Some(root) = std::env::var_os(&var) else { continue };
+        let lang = language_by_name(language).unwrap();
+        let mut ctx = ParseContext::new();
+        let (mut n_files, mut cut_files, mut sections, mut bytes) = (0, 0, 0, 0);
+        for path in files(Path::new(&root), lang.extensions, max_mb * 1_000_000) {
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let whole = atomize_code_in_sections(lang, &text, &mut ctx, usize::MAX);
+            let cut = atomize_code_in_sections(lang, &text, &mut ctx, len);
+            let n = section_starts(text.as_bytes(), len).len();
+            n_files += 1;
+            bytes += text.len();
+            if n > 1 {
+                cut_files += 1;
+                sections += n;
+            }
+            if cut.root != whole.root || cut.context != whole.context {
+                mismatched.push(format!("{language}: {}", path.display()));
+            }
+        }
+        eprintln!(
+            "{language:<10}: {n_files} files, {:.1} MB; {cut_files} cut into {sections} sections \
+             of about {len} bytes; {} differ from the whole parse",
+            bytes as f64 / 1e6,
+            mismatched.iter().filter(|m| m.starts_with(language)).count()
+        );
+    }
+    assert!(
+        mismatched.is_empty(),
+        "{} files differ: {:?}",
+        mismatched.len(),
+        &mismatched[..mismatched.len().min(10)]
+    );
 }
