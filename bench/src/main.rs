@@ -116,48 +116,18 @@ fn read(file: &CorpusFile) -> Option<String> {
     std::fs::read(&file.path).ok().and_then(|b| String::from_utf8(b).ok())
 }
 
-/// The baseline: read and parse every file with tree-sitter, nothing else. One parser per
-/// worker thread, as cleave keeps one `ParseContext` per thread, and files longer than
-/// `cleave_code::SECTION_BYTES` parsed in the same sections as cleave parses them.
+/// The baseline: read and parse every file with tree-sitter, nothing else, as cleave parses
+/// it (`cleave_code::parse_only`: files over 256 KiB in the same sections). One parser per
+/// worker thread, as cleave keeps one `ParseContext` per thread.
 fn run_parse(files: &[CorpusFile]) -> Tally {
-    let grammars: HashMap<&str, tree_sitter::Language> =
-        files.iter().map(|f| (f.language.name, grammar(f.language.name).unwrap())).collect();
     files
         .par_iter()
-        .map_init(tree_sitter::Parser::new, |parser, file| {
+        .map_init(cleave_code::ParseContext::new, |ctx, file| {
             let Some(text) = read(file) else { return Tally::default() };
-            parser.set_language(&grammars[file.language.name]).expect("grammar ABI");
-            let starts = cleave_code::section_starts(text.as_bytes(), cleave_code::SECTION_BYTES);
-            let mut errors = false;
-            for (k, &start) in starts.iter().enumerate() {
-                let end = starts.get(k + 1).copied().unwrap_or(text.len());
-                if starts.len() > 1 {
-                    let range = section_range(&text, start..end);
-                    parser.set_included_ranges(&[range]).expect("ordered ranges");
-                }
-                let tree = parser.parse(&text, None);
-                errors |= tree.as_ref().is_none_or(|t| t.root_node().has_error());
-            }
-            parser.set_included_ranges(&[]).expect("no ranges");
+            let errors = cleave_code::parse_only(file.language, &text, ctx).unwrap_or(true);
             Tally { files: 1, bytes: text.len() as u64, chunks: 0, errors: u64::from(errors) }
         })
         .reduce(Tally::default, |a, b| a + b)
-}
-
-/// The tree-sitter range of bytes `range` of `text`.
-fn section_range(text: &str, range: std::ops::Range<usize>) -> tree_sitter::Range {
-    let point = |at: usize| {
-        let before = &text.as_bytes()[..at];
-        let row = before.iter().filter(|&&b| b == b'\n').count();
-        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
-    };
-    tree_sitter::Range {
-        start_byte: range.start,
-        end_byte: range.end,
-        start_point: point(range.start),
-        end_point: point(range.end),
-    }
 }
 
 /// text-splitter's `CodeSplitter` with the same grammars and budget; chunks are produced and

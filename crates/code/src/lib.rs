@@ -355,6 +355,25 @@ pub fn atomize_code_in_sections(
     tree
 }
 
+/// Parses `text` as [`atomize_code`] does (whole, or in [`section_starts`] sections past
+/// [`SECTION_BYTES`]) and builds nothing: the parse-only baseline the benchmarks compare
+/// cleave with. Returns whether any parse held an error; `None` when the parser gave up.
+pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Option<bool> {
+    let language = language_by_name(language.name)?;
+    let starts = section_starts(text.as_bytes(), SECTION_BYTES);
+    let mut errors = false;
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(text.len());
+        let tree = if starts.len() == 1 {
+            ctx.parse(language, text)?
+        } else {
+            ctx.parse_ranges(language, text, &[walk::ts_range(text, start..end)])?
+        };
+        errors |= tree.root_node().has_error();
+    }
+    Some(errors)
+}
+
 /// Where the sections of a file start: 0, then the first candidate cut at least
 /// `section_bytes` after the previous one, as long as the last section keeps half that length.
 /// A candidate is the start of a run of blank lines that follows a line starting with `}`,

@@ -2,8 +2,8 @@
 //! errors, oversize items, and bad input. Every test that chunks checks the invariants.
 
 use cleave_code::{
-    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, language_for_path,
-    languages, section_starts,
+    ParseContext, SECTION_BYTES, atomize_code, atomize_code_in_sections, language_by_name,
+    language_for_path, languages, parse_only, section_starts,
 };
 use cleave_core::{
     Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants, pack,
@@ -302,6 +302,28 @@ fn sections_are_not_fooled_by_strings_and_nesting() {
         let sections = assert_sections_change_nothing(path, text);
         assert!(sections >= 2, "{path}: {sections} sections");
     }
+}
+
+/// A file past `SECTION_BYTES` is parsed in sections by `atomize_code` and by `parse_only`,
+/// with the atoms of the whole parse; an error is reported wherever it is.
+#[test]
+fn large_files_are_parsed_in_sections() {
+    let rust = language_by_name("rust").unwrap();
+    let item = "/// Adds.\n#[inline]\npub fn add(a: u32, b: u32) -> u32 {\n    a + b\n}\n\n";
+    let text = item.repeat(SECTION_BYTES * 3 / item.len());
+    assert!(section_starts(text.as_bytes(), SECTION_BYTES).len() >= 3);
+    let mut ctx = ParseContext::new();
+    let whole = atomize_code_in_sections(rust, &text, &mut ctx, usize::MAX);
+    let cut = atomize_code(rust, &text, &mut ctx);
+    assert_eq!(cut.root, whole.root);
+    assert!(cut.diagnostics.is_empty(), "{:?}", cut.diagnostics);
+    assert_eq!(parse_only(rust, &text, &mut ctx), Some(false));
+
+    let broken = format!("{text}fn broken( {{\n");
+    assert_eq!(parse_only(rust, &broken, &mut ctx), Some(true));
+    let tree = atomize_code(rust, &broken, &mut ctx);
+    assert_eq!(tree.root, atomize_code_in_sections(rust, &broken, &mut ctx, usize::MAX).root);
+    assert_eq!(tree.diagnostics.len(), 1, "{:?}", tree.diagnostics);
 }
 
 /// Cases per property: `PROPTEST_CASES` (as `just fuzz` sets it), else 64.
