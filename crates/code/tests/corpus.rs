@@ -263,20 +263,32 @@ fn headers_on() -> bool {
     std::env::var("CLEAVE_CORPUS_HEADERS").map_or(true, |v| v != "0")
 }
 
-#[test]
-fn corpus_quality_bars() {
+/// The corpora to read, unless `CLEAVE_SLOW_TESTS` is unset (then `None`, and a note): each
+/// language with a `CLEAVE_CORPUS_<LANG>` folder, and the bytes to read per language.
+fn corpora(test: &str) -> Option<(Vec<(&'static str, PathBuf)>, u64)> {
     if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
-        eprintln!("corpus_quality_bars: set CLEAVE_SLOW_TESTS=1 and CLEAVE_CORPUS_<LANG> to run");
-        return;
+        eprintln!("{test}: set CLEAVE_SLOW_TESTS=1 and CLEAVE_CORPUS_<LANG> to run");
+        return None;
     }
     let max_mb: u64 =
         std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
+    let corpora = ["go", "java", "javascript", "python", "rust", "tsx", "typescript"]
+        .into_iter()
+        .filter_map(|language| {
+            let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
+            std::env::var_os(var).map(|root| (language, PathBuf::from(root)))
+        })
+        .collect();
+    Some((corpora, max_mb * 1_000_000))
+}
+
+#[test]
+fn corpus_quality_bars() {
+    let Some((corpora, max_bytes)) = corpora("corpus_quality_bars") else { return };
     let mut failures = Vec::new();
-    for language in ["go", "java", "javascript", "python", "rust", "tsx", "typescript"] {
-        let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
-        let Some(root) = std::env::var_os(&var) else { continue };
+    for (language, root) in corpora {
         for budget in [2000, 8000] {
-            let s = measure(language, Path::new(&root), budget, max_mb * 1_000_000);
+            let s = measure(language, &root, budget, max_bytes);
             let per_100kb = s.chunks as f64 * 100_000.0 / s.chars.max(1) as f64;
             let windows_100kb = s.windows as f64 * 100_000.0 / s.chars.max(1) as f64;
             let ratio = per_100kb / windows_100kb;
@@ -334,22 +346,15 @@ fn corpus_quality_bars() {
 /// most files are cut many times) gives the same atom tree.
 #[test]
 fn sections_match_whole_parses() {
-    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
-        eprintln!("sections_match_whole_parses: set CLEAVE_SLOW_TESTS=1 and CLEAVE_CORPUS_<LANG>");
-        return;
-    }
-    let max_mb: u64 =
-        std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
+    let Some((corpora, max_bytes)) = corpora("sections_match_whole_parses") else { return };
     let len: usize =
         std::env::var("CLEAVE_SECTION_BYTES").ok().and_then(|v| v.parse().ok()).unwrap_or(4096);
     let mut mismatched = Vec::new();
-    for language in ["go", "java", "javascript", "python", "rust", "tsx", "typescript"] {
-        let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
-        let Some(root) = std::env::var_os(&var) else { continue };
+    for (language, root) in corpora {
         let lang = language_by_name(language).unwrap();
         let mut ctx = ParseContext::new();
         let (mut n_files, mut cut_files, mut sections, mut bytes) = (0, 0, 0, 0);
-        for path in files(Path::new(&root), lang.extensions, max_mb * 1_000_000) {
+        for path in files(&root, lang.extensions, max_bytes) {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             let whole = atomize_code_in_sections(lang, &text, &mut ctx, usize::MAX);
             let cut = atomize_code_in_sections(lang, &text, &mut ctx, len);
