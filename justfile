@@ -22,6 +22,11 @@ lint:
 bench *args:
     bash bench/run.sh {{args}}
 
+# Instruction counts (callgrind, one thread) of cleave against parse-only on corpus slices:
+# steadier than the times of `just bench` on a shared machine; writes bench/runs/.
+bench-instructions *args:
+    bash bench/instructions.sh {{args}}
+
 # Fuzz the packer through the shared invariant checker with many more property cases.
 fuzz cases="20000":
     PROPTEST_CASES={{cases}} cargo test --release -p cleave-core proptests

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Instruction counts (callgrind, one thread): cleave end to end in chars and in o200k tokens
+# against the parse-only baseline, on a slice of each pinned corpus (its first code files in
+# path order, up to SLICE_MB). Unlike the times of run.sh, instruction counts do not move with
+# the load of a shared machine; they leave out what callgrind does not see (other threads'
+# overlap, I/O waits), so they complement run.sh rather than replace it.
+#
+#   bench/instructions.sh                # every corpus
+#   bench/instructions.sh python go      # some corpora
+#
+# Environment: SLICE_MB (3), BUDGET (2000), OUT (the report file; default
+# bench/runs/<date>-<machine>-instructions.txt). Measures the working tree.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+slice_mb="${SLICE_MB:-3}"
+budget="${BUDGET:-2000}"
+langs=("$@")
+((${#langs[@]})) || langs=(rust python typescript go java)
+out="${OUT:-$here/runs/$(date -u +%Y-%m-%d)-$(hostname -s 2>/dev/null || echo machine)-instructions.txt}"
+
+if ! command -v valgrind >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends valgrind >/dev/null
+fi
+"$here/corpus.sh" "${langs[@]}"
+
+echo "instructions: building cleave (release) and the harness (release)" >&2
+(cd "$root" && cargo build --release --quiet -p cleave-cli)
+(cd "$here" && CARGO_TARGET_DIR="$here/target" cargo build --release --quiet --bins)
+cleave="$root/target/release/cleave"
+harness="$here/target/release/cleave-bench"
+
+# Millions of instructions callgrind counts for one run of the command.
+count() {
+    local file
+    file=$(mktemp)
+    valgrind --tool=callgrind --callgrind-out-file="$file" "$@" >/dev/null 2>&1
+    awk '/^totals:/ {printf "%.0f", $2 / 1e6}' "$file"
+    rm -f "$file"
+}
+
+ext_of() {
+    case "$1" in
+        rust) echo rs ;; python) echo py ;; typescript) echo ts ;; go) echo go ;; java) echo java ;;
+    esac
+}
+
+{
+    echo "cleave instruction counts, $(date -u '+%Y-%m-%d %H:%M') UTC"
+    echo "command: bench/instructions.sh ${langs[*]}  (SLICE_MB=$slice_mb BUDGET=$budget)"
+    echo "cleave: $(cd "$root" && git log -1 --format='%h %s')$(cd "$root" && git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)')"
+    echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+    echo "valgrind: $(valgrind --version); callgrind, one thread, millions of instructions (Ir)"
+    echo "tokens: o200k, budget $budget tokens; includes the one-time table load (about 350 M)"
+    echo
+    printf '%11s %6s %12s %12s %12s %14s %13s\n' corpus MB parse-only 'cleave chars' 'cleave tokens' 'parse / chars' 'tokens / chars'
+} | tee "$out"
+
+for lang in "${langs[@]}"; do
+    ext=$(ext_of "$lang")
+    slice="$here/tmp/slices/$lang"
+    rm -rf "$slice" && mkdir -p "$slice"
+    limit=$((slice_mb * 1000 * 1000))
+    total=0
+    while IFS= read -r -d '' file; do
+        [[ $file == *.d.ts ]] && continue
+        size=$(stat -c %s "$file")
+        ((total + size > limit)) && break
+        rel="${file#"$here/corpus/$lang/"}"
+        mkdir -p "$slice/$(dirname "$rel")"
+        cp "$file" "$slice/$rel"
+        total=$((total + size))
+    done < <(find "$here/corpus/$lang" -type f -name "*.$ext" -print0 | sort -z)
+    parse=$(count "$harness" parse --threads 1 "$slice")
+    chars=$(count "$cleave" chunk "$slice" --threads 1 --budget "$budget" -q)
+    tokens=$(count "$cleave" chunk "$slice" --threads 1 --budget "$budget" --unit tokens -q)
+    awk -v l="$lang" -v mb="$total" -v p="$parse" -v c="$chars" -v t="$tokens" 'BEGIN {
+        printf "%11s %6.1f %12d %12d %12d %14.2f %13.2f\n", l, mb / 1e6, p, c, t, p / c, t / c }' | tee -a "$out"
+done
+echo "instructions: written to $out" >&2
