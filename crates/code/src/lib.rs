@@ -277,14 +277,15 @@ pub fn atomize_code_in_sections(
     // Where the last section ended with an import atom: the whole parse merges it with
     // imports that follow across blank lines, and so does the next section.
     let mut import_end: Option<usize> = None;
-    // The state before each section, to go back to when a section's parse holds an error.
-    let mut marks = Vec::new();
+    // What was built before each section, to go back to when a section's parse holds an
+    // error: (atoms, end of the last atom, imports, error bytes, import end, fallback bytes).
+    let mut saved = Vec::new();
     let mut trusted = cuts.len() > 1;
     let mut k = 0;
     while k < cuts.len() {
-        marks.truncate(k);
+        saved.truncate(k);
         let last_end = children.last().map(|a| a.range.end);
-        marks.push((
+        saved.push((
             children.len(),
             last_end,
             imports.clone(),
@@ -308,9 +309,10 @@ pub fn atomize_code_in_sections(
             // A real error, or a cut that was no boundary between items (before or after
             // this section): the rest, from the section before, is parsed in one piece.
             let back = k.saturating_sub(1);
+            saved.truncate(back + 1);
             let (len, last_end);
             (len, last_end, imports, errors, import_end, ctx.fallback_bytes) =
-                marks.swap_remove(back);
+                saved.pop().expect("a state was saved before every section");
             children.truncate(len);
             if let (Some(atom), Some(end)) = (children.last_mut(), last_end) {
                 atom.range.end = end;
@@ -377,7 +379,7 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
 /// Where the sections of a file start: 0, then the first candidate cut at least
 /// `section_bytes` after the previous one, as long as the last section keeps half that length.
 /// A candidate is the start of a run of blank lines that follows a line starting with `}`,
-/// `)` or indentation, not a comment's (the end of an item or of an indented body), and
+/// `)` or indentation, not in or closing a comment (the end of an item or of an indented body), and
 /// precedes a line starting in the first column with anything but a closing bracket (the next
 /// item, its doc comment or attributes). The blank lines go to the section after, where they
 /// are the same gap as in the whole file.
@@ -390,12 +392,16 @@ pub fn section_starts(bytes: &[u8], section_bytes: usize) -> Vec<usize> {
     let line_end = |from: usize| {
         bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i + 1)
     };
-    // A closing bracket, or an indented line that is no comment (` */` ends a doc comment
-    // that belongs to the item after the blank lines).
-    let ends_item = |line: &[u8]| match (line[0], line.iter().find(|b| !b.is_ascii_whitespace())) {
-        (b'}' | b')', _) => true,
-        (b' ' | b'\t', Some(c)) => !matches!(c, b'*' | b'/' | b'#'),
-        _ => false,
+    // A closing bracket, or an indented line that is no comment: ` */` or `  text */` ends a
+    // doc comment that belongs to the item after the blank lines.
+    let ends_item = |line: &[u8]| {
+        let code = line.trim_ascii();
+        match (line[0], code.first()) {
+            _ if code.ends_with(b"*/") => false,
+            (b'}' | b')', _) => true,
+            (b' ' | b'\t', Some(c)) => !matches!(c, b'*' | b'/' | b'#'),
+            _ => false,
+        }
     };
     let mut from = section_bytes;
     // The last line with code, and where the blank lines after it start.

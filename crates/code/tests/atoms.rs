@@ -296,6 +296,7 @@ fn sections_are_not_fooled_by_strings_and_nesting() {
             "package p\n\nfunc a() {\n}\n\n// B does b.\nfunc b() {\n}\n\nvar x = `\n}\n\nfunc c() {}\n`\n",
         ),
         ("A.java", "class A {\nvoid a() {\n}\n\nvoid b() {}\n}\n\nclass B {}\n"),
+        ("A.java", "class A {\n}\n\n/** Doc\n    more. */\n\nclass B {\n}\n\nclass C {}\n"),
         ("a.ts", "interface X<out T> {\n}\n\nfunction f() {\n}\n\nfunction g() {}\n"),
     ];
     for (path, text) in cases {
