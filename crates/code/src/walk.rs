@@ -176,9 +176,10 @@ impl<'a, 't> Walker<'a, 't> {
             }
             // Below a node on one line, items change no cut (a line is never cut while it
             // fits) and the node is never opened for its size: only a wrapper's item
-            // (`export function f() {}`) and error regions are looked for there.
+            // (`export function f() {}`) and error regions are looked for there. The root is
+            // always entered: a file (or a section) on one line still has its items.
             let one_line = node.start_position().row == node.end_position().row;
-            let descend = !one_line || wrapper || node.has_error();
+            let descend = !one_line || wrapper || node.has_error() || node.id() == root.id();
             if descend && tc.goto_first_child() {
                 continue;
             }

@@ -98,6 +98,21 @@ fn doc_comments_reach_across_blank_lines_plain_comments_do_not() {
     assert!(ts[find(&tree.root, "class A").unwrap().range.clone()].starts_with("export class A"));
 }
 
+/// A file on one line, without a final newline, still has its items and keeps a trailing
+/// comment on its line (the walk used to enter only multi-line nodes, the root included).
+#[test]
+fn a_file_on_one_line_has_its_items() {
+    let tree = atomize("rust", "fn a() {}");
+    assert_eq!(symbols(&tree), ["a"]);
+    let tree = atomize("typescript", "export const f = (x: number) => x + 1;");
+    assert_eq!(symbols(&tree), ["f"]);
+    let text = "x = 1  # one";
+    let tree = atomize("python", text);
+    assert_eq!(symbols(&tree), ["x"]);
+    let x = find(&tree.root, "x").unwrap();
+    assert_eq!(x.range, 0..text.len(), "the comment stays with its line");
+}
+
 #[test]
 fn trailing_comments_stay_on_their_line() {
     let pad = "    let padding = \"a statement long enough that the function is opened into statements\";\n";
