@@ -379,10 +379,10 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
 /// Where the sections of a file start: 0, then the first candidate cut at least
 /// `section_bytes` after the previous one, as long as the last section keeps half that length.
 /// A candidate is the start of a run of blank lines that follows a line starting with `}`,
-/// `)` or indentation, not in or closing a comment (the end of an item or of an indented body), and
-/// precedes a line starting in the first column with anything but a closing bracket (the next
-/// item, its doc comment or attributes). The blank lines go to the section after, where they
-/// are the same gap as in the whole file.
+/// `)` or indentation, not in or closing a comment (the end of an item or of an indented
+/// body), and precedes a line starting in the first column with anything but a closing
+/// bracket (the next item, its doc comment or attributes). The blank lines go to the section
+/// after, where they are the same gap as in the whole file.
 pub fn section_starts(bytes: &[u8], section_bytes: usize) -> Vec<usize> {
     let mut starts = vec![0];
     let section_bytes = section_bytes.max(1);
