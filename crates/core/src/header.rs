@@ -1,6 +1,8 @@
 //! Context headers: path, scope chain, signature and part, written as comments of the chunk's
 //! language and kept within a share of the budget.
 
+use std::fmt::Write as _;
+
 use crate::atom::CommentStyle;
 use crate::sizer::ChunkSizer;
 
@@ -34,65 +36,34 @@ pub(crate) fn render(
         return String::new();
     }
     let fits = |s: &str| sizer.size(s) <= cap;
-    let path_line = if facts.path.is_empty() { String::new() } else { line(style, facts.path) };
+    let lines = ScopeLines::new(facts);
 
-    // Scope lines, most complete first: the whole chain, then without its outer scopes; then
-    // the same without the part number, which matters less than the scope it is part of. Each
-    // is tried after the path, then (short of room) alone; the first that fits is the header.
-    let mut part_text = String::new();
-    if let Some((k, n, _)) = facts.part {
-        part_text = format!(" (part {k}/{n})");
+    // Path and the longest scope line that fits with it: the header proper. Candidates are
+    // written one at a time into the header and the first that fits stays: most headers fit
+    // whole, so usually one candidate is ever written.
+    let mut header = String::with_capacity(facts.path.len() + 128);
+    if !facts.path.is_empty() {
+        push_line(&mut header, style, facts.path);
     }
-    let with_part: &[bool] = if part_text.is_empty() { &[false] } else { &[true, false] };
-    let mut scope_lines = Vec::new();
-    if !facts.scope.is_empty() {
-        for &part in with_part {
-            for skip in 0..facts.scope.len() {
-                let mut text = String::from("in ");
-                if skip > 0 {
-                    text.push_str("… > ");
-                }
-                for (i, scope) in facts.scope[skip..].iter().enumerate() {
-                    if i > 0 {
-                        text.push_str(" > ");
-                    }
-                    text.push_str(scope);
-                }
-                if part {
-                    text.push_str(&part_text);
-                }
-                scope_lines.push(line(style, &text));
-            }
-            // Last, the innermost scope without the mark of the elided ones (four chars less).
-            if facts.scope.len() > 1 {
-                let inner = facts.scope[facts.scope.len() - 1];
-                if part {
-                    scope_lines.push(line(style, &format!("in {inner}{part_text}")));
-                } else {
-                    scope_lines.push(scope_line(style, inner));
-                }
-            }
-        }
-    } else if let Some((_, _, label)) = facts.part {
-        scope_lines.push(line(style, &format!("{label}{part_text}")));
-    }
-
-    // Path and the longest scope line that fits with it: the header proper.
-    let mut header = String::with_capacity(path_line.len() + 128);
-    header.push_str(&path_line);
-    let full = if scope_lines.is_empty() {
+    let path_len = header.len();
+    let full = if lines.count() == 0 {
         fits(&header)
     } else {
-        scope_lines.iter().any(|s| {
-            header.truncate(path_line.len());
-            header.push_str(s);
+        (0..lines.count()).any(|i| {
+            header.truncate(path_len);
+            lines.write(i, style, &mut header);
             fits(&header)
         })
     };
     if !full {
         // Short of room: the scope alone, else the path alone (shortened if it must be).
-        if let Some(s) = scope_lines.into_iter().find(|s| fits(s)) {
-            return s;
+        let mut alone = String::new();
+        for i in 0..lines.count() {
+            alone.clear();
+            lines.write(i, style, &mut alone);
+            if fits(&alone) {
+                return alone;
+            }
         }
         return shortened_path(facts.path, style, &fits);
     }
@@ -111,6 +82,64 @@ pub(crate) fn render(
 
     add_context(&mut header, facts.context, facts.context_share, style, sizer, cap);
     header
+}
+
+/// The scope lines a header may carry, most complete first: the whole chain, then without its
+/// outer scopes (`in … > B > C`), then the innermost scope without the mark of the elided ones
+/// (four chars less); all of it first with the part number, then without it, since the part
+/// matters less than the scope it is part of. Without a scope, a part is told by its label.
+struct ScopeLines<'f> {
+    facts: &'f HeaderFacts<'f>,
+    /// Candidates per pass (with the part number, then without it).
+    per_pass: usize,
+    passes: usize,
+}
+
+impl<'f> ScopeLines<'f> {
+    fn new(facts: &'f HeaderFacts<'f>) -> Self {
+        let depth = facts.scope.len();
+        let per_pass = match depth {
+            0 => usize::from(facts.part.is_some()),
+            1 => 1,
+            _ => depth + 1,
+        };
+        let passes = if facts.part.is_some() && depth > 0 { 2 } else { 1 };
+        Self { facts, per_pass, passes }
+    }
+
+    fn count(&self) -> usize {
+        self.per_pass * self.passes
+    }
+
+    /// Appends candidate `i` (< [`Self::count`]) to `out` as a comment line.
+    fn write(&self, i: usize, style: &CommentStyle, out: &mut String) {
+        let scope = self.facts.scope;
+        let with_part = i < self.per_pass && self.facts.part.is_some();
+        let i = i % self.per_pass;
+        let mut text = String::with_capacity(64);
+        if scope.is_empty() {
+            text.push_str(self.facts.part.map_or("", |(_, _, label)| label));
+        } else if i == scope.len() {
+            text.push_str("in ");
+            text.push_str(scope[scope.len() - 1]);
+        } else {
+            text.push_str("in ");
+            if i > 0 {
+                text.push_str("… > ");
+            }
+            for (j, s) in scope[i..].iter().enumerate() {
+                if j > 0 {
+                    text.push_str(" > ");
+                }
+                text.push_str(s);
+            }
+        }
+        if let (true, Some((k, n, _))) = (with_part, self.facts.part) {
+            // Writing to a String cannot fail.
+            let _ = write!(text, " (part {k}/{n})");
+        }
+        push_line(out, style, &text);
+    }
 }
 
 /// Appends context lines (imports) to a rendered header: at most `share` units of them, and

@@ -18,6 +18,8 @@ pub(crate) struct RangeSizes<'a> {
     seams: Vec<usize>,
     /// `before[i]`: the size of `text[..seams[i]]`.
     before: Vec<usize>,
+    /// The text is ASCII and the sizer counts ASCII in bytes: a range's size is its length.
+    ascii: bool,
 }
 
 impl<'a> RangeSizes<'a> {
@@ -29,8 +31,9 @@ impl<'a> RangeSizes<'a> {
     ) -> Self {
         let mut seams = Vec::new();
         let mut before = Vec::new();
+        let ascii = sizer.ascii_is_bytes() && text.is_ascii();
         let kind = sizer.line_seams();
-        if kind != LineSeams::None {
+        if kind != LineSeams::None && !ascii {
             seams.reserve(line_starts.len() + 1);
             seams.extend(
                 line_starts
@@ -51,11 +54,14 @@ impl<'a> RangeSizes<'a> {
                 last = at;
             }
         }
-        Self { text, sizer, seams, before }
+        Self { text, sizer, seams, before, ascii }
     }
 
     /// The size of `text[range]`.
     pub(crate) fn size(&self, range: Range<usize>) -> usize {
+        if self.ascii {
+            return range.len();
+        }
         self.size_after("", range)
     }
 
@@ -63,6 +69,9 @@ impl<'a> RangeSizes<'a> {
     /// for the fast path).
     pub(crate) fn size_after(&self, head: &str, range: Range<usize>) -> usize {
         let Range { start, end } = range;
+        if self.ascii {
+            return self.sizer.size(head) + (end - start);
+        }
         // First and last seams inside the range.
         let mut first = self.seams.partition_point(|&s| s < start);
         let last = self.seams.partition_point(|&s| s <= end);

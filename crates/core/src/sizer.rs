@@ -29,6 +29,12 @@ pub trait ChunkSizer: Send + Sync {
     fn line_seams(&self) -> LineSeams {
         if self.is_additive() { LineSeams::Every } else { LineSeams::None }
     }
+
+    /// Whether ASCII text measures its length in bytes, additively (bytes, chars): a range of
+    /// an ASCII file then needs no counting at all.
+    fn ascii_is_bytes(&self) -> bool {
+        false
+    }
 }
 
 /// Which line starts split a size exactly (see [`ChunkSizer::line_seams`]).
@@ -146,6 +152,9 @@ impl ChunkSizer for Bytes {
     fn is_additive(&self) -> bool {
         true
     }
+    fn ascii_is_bytes(&self) -> bool {
+        true
+    }
 }
 
 /// Counts Unicode scalar values.
@@ -157,6 +166,9 @@ impl ChunkSizer for Chars {
         count_chars(text.as_bytes())
     }
     fn is_additive(&self) -> bool {
+        true
+    }
+    fn ascii_is_bytes(&self) -> bool {
         true
     }
 }
