@@ -6,6 +6,7 @@
 //! a batch rather than by the corpus.
 
 mod args;
+mod json;
 mod output;
 mod process;
 mod verify;

@@ -11,6 +11,7 @@ use anyhow::{Context, Result, bail};
 use cleave_core::Chunk;
 use serde::Serialize;
 
+use crate::json;
 use crate::process::{FileResult, Outcome};
 
 /// The manifest's generator tag: how `--out` recognises a folder it may replace.
@@ -159,14 +160,14 @@ impl Sink {
         match self {
             Sink::Jsonl(_) => {
                 for chunk in &result.chunks {
-                    serde_json::to_writer(&mut buf, chunk)?;
+                    json::write_chunk(&mut buf, chunk)?;
                     buf.push(b'\n');
                 }
             }
             Sink::Json { .. } => {
                 for chunk in &result.chunks {
                     buf.extend_from_slice(b",\n");
-                    serde_json::to_writer(&mut buf, chunk)?;
+                    json::write_chunk(&mut buf, chunk)?;
                 }
             }
             Sink::Dir { tmp, .. } => {
