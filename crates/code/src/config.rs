@@ -523,12 +523,44 @@ mod tests {
         let (_, step) = &config.plain[0];
         let mut names = Vec::new();
         let mut cursor = class.walk();
-        let mut caps = crate::pattern::Captures::default();
+        let mut caps = crate::pattern::Captures::new(text.as_bytes());
         step.each_child_match(class, &mut cursor, &mut caps, |c| {
             let name = c.iter().find(|(role, _)| *role == Role::Name).unwrap().1;
             names.push(&text[name.byte_range()]);
         });
         assert_eq!(names, ["f", "g"]);
+    }
+
+    /// `#match?` predicates are plain: a node is captured only if its text matches, so the
+    /// first match is the first whose captures pass, as with tree-sitter.
+    #[test]
+    fn match_predicates_are_plain() {
+        let grammar: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
+        let source = r#"(source_file
+            (macro_invocation (token_tree) @body (#match? @body "\\b(fn|struct)\\b")) @expand)"#;
+        let config = LanguageConfig::new("rust", grammar.clone(), source).unwrap();
+        assert!(config.query.is_none(), "compiled");
+        let text = "a! {\n    x, fnord\n}\nb! {\n    fn f() {}\n}\nc! { struct S; }\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&grammar).unwrap();
+        let tree = parser.parse(text, None).unwrap();
+        let root = tree.root_node();
+        let (_, step) = &config.plain[0];
+        let mut names = Vec::new();
+        let mut cursor = root.walk();
+        let mut caps = crate::pattern::Captures::new(text.as_bytes());
+        step.each_child_match(root, &mut cursor, &mut caps, |c| {
+            let node = c.iter().find(|(role, _)| *role == Role::Expand).unwrap().1;
+            names.push(&text[node.start_byte()..node.start_byte() + 2]);
+        });
+        assert_eq!(names, ["b!", "c!"]);
+        caps.clear();
+        assert!(step.matches(root, &mut cursor, &mut caps));
+        assert_eq!(caps.caps[0].1.start_byte(), text.find("b!").unwrap(), "the first that passes");
+        // A predicate on a capture the pattern lacks is tree-sitter's error to report.
+        let bad =
+            "(source_file (macro_invocation (token_tree) @body (#match? @name \"x\")) @expand)";
+        assert!(LanguageConfig::new("rust", grammar, bad).is_err());
     }
 
     /// Optional child steps (`body: (_)? @body`) are plain too: these languages compile no

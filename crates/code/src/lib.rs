@@ -596,7 +596,7 @@ mod plain_patterns {
                     let mut pc = tree.walk();
                     loop {
                         let node = tc.node();
-                        let mut caps = crate::pattern::Captures::default();
+                        let mut caps = crate::pattern::Captures::new(text.as_bytes());
                         caps.clear();
                         let mine = step
                             .matches(node, &mut pc, &mut caps)

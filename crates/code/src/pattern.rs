@@ -27,6 +27,9 @@ pub(crate) struct Step {
     anchored: bool,
     /// `?`: a child step that may be missing (`body: (_)? @body`).
     optional: bool,
+    /// The regexes of the pattern's `#match?` predicates on this step's capture: the node
+    /// matches the step only if its text matches them all.
+    predicates: Vec<regex::bytes::Regex>,
 }
 
 #[derive(Debug)]
@@ -45,8 +48,9 @@ enum What {
 
 /// The captures of one match: (role, node), the root's own first; and a scratch stack of
 /// children.
-#[derive(Default)]
-pub(crate) struct Captures<'t> {
+pub(crate) struct Captures<'t, 's> {
+    /// The text the tree was parsed from, for `#match?` predicates.
+    text: &'s [u8],
     pub(crate) caps: Vec<(Role, Node<'t>)>,
     kids: Vec<(Node<'t>, Option<NonZeroU16>)>,
     /// The node whose children are `kids[..root_end]`, kept for the next pattern.
@@ -54,7 +58,21 @@ pub(crate) struct Captures<'t> {
     root_end: usize,
 }
 
-impl Captures<'_> {
+impl<'t, 's> Captures<'t, 's> {
+    /// Captures for matches in a tree parsed from `text`.
+    pub(crate) fn new(text: &'s [u8]) -> Self {
+        Self { text, caps: Vec::new(), kids: Vec::new(), root: None, root_end: 0 }
+    }
+
+    /// Whether `node`'s text matches every regex of `predicates`.
+    fn satisfies(&self, node: Node<'_>, predicates: &[regex::bytes::Regex]) -> bool {
+        predicates.is_empty()
+            || self
+                .text
+                .get(node.byte_range())
+                .is_some_and(|t| predicates.iter().all(|r| r.is_match(t)))
+    }
+
     /// Starts the matches at a new node.
     pub(crate) fn clear(&mut self) {
         self.caps.clear();
@@ -70,7 +88,7 @@ impl Step {
         &self,
         node: Node<'t>,
         cursor: &mut TreeCursor<'t>,
-        out: &mut Captures<'t>,
+        out: &mut Captures<'t, '_>,
     ) -> bool {
         let mark = out.caps.len();
         let ok = match &self.what {
@@ -79,6 +97,9 @@ impl Step {
             What::AnyNamed => node.is_named(),
             What::Any => true,
             What::Alt(branches) => {
+                if !out.satisfies(node, &self.predicates) {
+                    return false;
+                }
                 if let Some(role) = self.capture {
                     out.caps.push((role, node));
                 }
@@ -89,7 +110,7 @@ impl Step {
                 return false;
             }
         };
-        if !ok {
+        if !ok || !out.satisfies(node, &self.predicates) {
             return false;
         }
         if let Some(role) = self.capture {
@@ -161,6 +182,11 @@ impl Step {
         parts_only && wrapper_ok
     }
 
+    /// Whether a match records an item at the pattern's root node, and nothing else.
+    pub(crate) fn root_item(&self) -> bool {
+        !self.anchored && matches!(self.capture, Some(Role::Atom(_)))
+    }
+
     /// Whether the pattern matches once per matching child of the root.
     pub(crate) fn anchored(&self) -> bool {
         self.anchored
@@ -173,7 +199,7 @@ impl Step {
         &self,
         node: Node<'t>,
         cursor: &mut TreeCursor<'t>,
-        out: &mut Captures<'t>,
+        out: &mut Captures<'t, '_>,
         mut f: impl FnMut(&[(Role, Node<'t>)]),
     ) {
         if self.kind_matches(node) {
@@ -188,7 +214,7 @@ impl Step {
         &self,
         parent: Node<'t>,
         cursor: &mut TreeCursor<'t>,
-        out: &mut Captures<'t>,
+        out: &mut Captures<'t, '_>,
         f: &mut F,
     ) {
         let (base, end, keep) = load_kids(parent, cursor, out, true);
@@ -209,6 +235,24 @@ impl Step {
         if !keep {
             out.kids.truncate(base);
         }
+    }
+
+    /// Gives `regex` to every step that captures `role`; whether there was one.
+    fn attach(&mut self, role: Role, regex: &regex::bytes::Regex) -> bool {
+        let mut found = false;
+        if self.capture == Some(role) {
+            self.predicates.push(regex.clone());
+            found = true;
+        }
+        if let What::Alt(branches) = &mut self.what {
+            for b in branches {
+                found |= b.attach(role, regex);
+            }
+        }
+        for child in &mut self.children {
+            found |= child.attach(role, regex);
+        }
+        found
     }
 
     /// Whether `node` is a named node of this step's kinds.
@@ -250,7 +294,7 @@ impl Step {
     pub(crate) fn bare_role(&self) -> Option<Role> {
         match self.capture {
             Some(role @ (Role::Atom(_) | Role::Comment | Role::Attach | Role::Import))
-                if self.children.is_empty() =>
+                if self.children.is_empty() && self.predicates.is_empty() =>
             {
                 Some(role)
             }
@@ -265,7 +309,7 @@ impl Step {
 fn load_kids<'t>(
     node: Node<'t>,
     cursor: &mut TreeCursor<'t>,
-    out: &mut Captures<'t>,
+    out: &mut Captures<'t, '_>,
     fields: bool,
 ) -> (usize, usize, bool) {
     if out.root == Some(node.id()) {
@@ -294,9 +338,15 @@ fn load_kids<'t>(
 /// Parses one whole pattern; `None` when it is not plain, or names something the grammar
 /// lacks (tree-sitter then compiles it and reports the error).
 pub(crate) fn parse(text: &str, grammar: &Language) -> Option<Step> {
-    let mut p = Parser { text, at: 0, grammar };
-    let step = p.step(false)?;
+    let mut p = Parser { text, at: 0, grammar, predicates: Vec::new() };
+    let mut step = p.step(false)?;
     p.space();
+    for (role, regex) in p.predicates {
+        // A predicate on a capture the pattern lacks is an error tree-sitter reports.
+        if !step.attach(role, &regex) {
+            return None;
+        }
+    }
     (p.at == text.len()).then_some(step)
 }
 
@@ -304,6 +354,8 @@ struct Parser<'s, 'g> {
     text: &'s str,
     at: usize,
     grammar: &'g Language,
+    /// The `#match?` predicates met so far: they hold for the whole pattern.
+    predicates: Vec<(Role, regex::bytes::Regex)>,
 }
 
 impl<'s> Parser<'s, '_> {
@@ -381,6 +433,10 @@ impl<'s> Parser<'s, '_> {
                 if name == "_" { What::AnyNamed } else { What::Named(self.kind_ids(&name, true)?) };
             let mut children = Vec::new();
             while !self.eat(")") {
+                if self.rest().starts_with("(#") {
+                    self.predicate()?;
+                    continue;
+                }
                 children.push(self.step(true)?);
             }
             (what, children)
@@ -424,7 +480,49 @@ impl<'s> Parser<'s, '_> {
             return None;
         }
         let needs_fields = children.iter().any(|c| c.field.is_some());
-        Some(Step { what, field, capture, children, needs_fields, anchored: false, optional })
+        Some(Step {
+            what,
+            field,
+            capture,
+            children,
+            needs_fields,
+            anchored: false,
+            optional,
+            predicates: Vec::new(),
+        })
+    }
+
+    /// `(#match? @capture "regex")`, the one predicate plain patterns may hold; the string
+    /// is unescaped as tree-sitter does (`\\` → `\`, `\"` → `"`, `\n` → a newline).
+    fn predicate(&mut self) -> Option<()> {
+        if !(self.eat("(") && self.eat("#match?") && self.eat("@")) {
+            return None;
+        }
+        let role = role_of(self.ident()?)?;
+        if !self.eat("\"") {
+            return None;
+        }
+        let mut pattern = String::new();
+        let mut chars = self.rest().char_indices();
+        let end = loop {
+            match chars.next()? {
+                (i, '"') => break i,
+                (_, '\\') => match chars.next()?.1 {
+                    'n' => pattern.push('\n'),
+                    't' => pattern.push('\t'),
+                    'r' => pattern.push('\r'),
+                    '0' => pattern.push('\0'),
+                    c => pattern.push(c),
+                },
+                (_, c) => pattern.push(c),
+            }
+        };
+        self.at += end + 1;
+        if !self.eat(")") {
+            return None;
+        }
+        self.predicates.push((role, regex::bytes::Regex::new(&pattern).ok()?));
+        Some(())
     }
 }
 

@@ -146,7 +146,7 @@ impl<'a, 't> Walker<'a, 't> {
         ctx.cursor.set_max_start_depth(Some(0));
         let mut tc = root.walk();
         let mut plain_cursor = root.walk();
-        let mut caps = crate::pattern::Captures::default();
+        let mut caps = crate::pattern::Captures::new(walker.bytes);
         'walk: loop {
             let node = tc.node();
             let mut wrapper = false;
@@ -158,6 +158,14 @@ impl<'a, 't> Walker<'a, 't> {
                     caps.clear();
                     for &p in &config.plain_order[usize::from(from)..usize::from(to)] {
                         let (pattern, step) = &config.plain[usize::from(p)];
+                        // An item already matched by an earlier pattern (a method, by its
+                        // parent's pattern) keeps that match: a later item pattern at the
+                        // node could not replace it.
+                        if step.root_item()
+                            && walker.items.get(&node.id()).is_some_and(|m| m.pattern < *pattern)
+                        {
+                            continue;
+                        }
                         if step.anchored() {
                             step.each_child_match(node, &mut plain_cursor, &mut caps, |c| {
                                 wrapper |= walker.record_captures(*pattern, c);
