@@ -12,6 +12,7 @@ use std::num::NonZeroU16;
 use tree_sitter::{Language, Node, TreeCursor};
 
 use crate::config::{Role, role_of};
+use crate::walk::IdMap;
 
 /// One step of a plain pattern.
 #[derive(Debug)]
@@ -56,12 +57,24 @@ pub(crate) struct Captures<'t, 's> {
     /// The node whose children are `kids[..root_end]`, kept for the next pattern.
     root: Option<usize>,
     root_end: usize,
+    /// Children of other nodes loaded since the start node: node id → the range of `kids`
+    /// holding them, and whether with their fields. Patterns tried at one node mostly look
+    /// at the same children below it (`const x = …` for three `lexical_declaration`
+    /// patterns), and each load steps a tree cursor through them.
+    loaded: IdMap<(u32, u32, bool)>,
 }
 
 impl<'t, 's> Captures<'t, 's> {
     /// Captures for matches in a tree parsed from `text`.
     pub(crate) fn new(text: &'s [u8]) -> Self {
-        Self { text, caps: Vec::new(), kids: Vec::new(), root: None, root_end: 0 }
+        Self {
+            text,
+            caps: Vec::new(),
+            kids: Vec::new(),
+            root: None,
+            root_end: 0,
+            loaded: IdMap::default(),
+        }
     }
 
     /// Whether `node`'s text matches every regex of `predicates`.
@@ -78,6 +91,7 @@ impl<'t, 's> Captures<'t, 's> {
         self.caps.clear();
         self.kids.clear();
         self.root = None;
+        self.loaded.clear();
     }
 }
 
@@ -119,11 +133,10 @@ impl Step {
         if self.children.is_empty() {
             return true;
         }
-        // The children go on top of `kids`, a stack shared with the steps below; the first
-        // node's stay there for the next pattern tried at it.
-        let (base, end, keep) = load_kids(node, cursor, out, self.needs_fields);
+        // The children go on `kids`, where they stay for the other patterns tried at the same
+        // start node.
+        let (base, end) = load_kids(node, cursor, out, self.needs_fields);
         let mut at = base;
-        let mut ok = true;
         for step in &self.children {
             let found = (at..end).find(|&i| {
                 let (kid, field) = out.kids[i];
@@ -134,15 +147,11 @@ impl Step {
                 None if step.optional => {}
                 None => {
                     out.caps.truncate(mark);
-                    ok = false;
-                    break;
+                    return false;
                 }
             }
         }
-        if !keep {
-            out.kids.truncate(base);
-        }
-        ok
+        true
     }
 
     /// Whether this step can be a plain pattern's root: a node kind with a main capture,
@@ -217,7 +226,7 @@ impl Step {
         out: &mut Captures<'t, '_>,
         f: &mut F,
     ) {
-        let (base, end, keep) = load_kids(parent, cursor, out, true);
+        let (base, end) = load_kids(parent, cursor, out, true);
         for i in base..end {
             let (kid, field) = out.kids[i];
             if self.field.is_some() && field != self.field {
@@ -231,9 +240,6 @@ impl Step {
             } else if self.kind_matches(kid) {
                 self.children[0].each_match_below(kid, cursor, out, f);
             }
-        }
-        if !keep {
-            out.kids.truncate(base);
         }
     }
 
@@ -304,16 +310,21 @@ impl Step {
 }
 
 /// Puts the children of `node` (with their fields when `fields`, always for the first node)
-/// on top of `out.kids`: (start, end, whether they stay for the next pattern). The first
-/// node's stay there for the next pattern tried at it.
+/// on top of `out.kids`, unless already there: their range in `out.kids`. They stay until the
+/// next [`Captures::clear`], for the next pattern tried at the same node.
 fn load_kids<'t>(
     node: Node<'t>,
     cursor: &mut TreeCursor<'t>,
     out: &mut Captures<'t, '_>,
     fields: bool,
-) -> (usize, usize, bool) {
+) -> (usize, usize) {
     if out.root == Some(node.id()) {
-        return (0, out.root_end, true);
+        return (0, out.root_end);
+    }
+    if let Some(&(base, end, with_fields)) = out.loaded.get(&node.id())
+        && (with_fields || !fields)
+    {
+        return (base as usize, end as usize);
     }
     let base = out.kids.len();
     let fields = fields || base == 0;
@@ -331,8 +342,10 @@ fn load_kids<'t>(
     if base == 0 {
         out.root = Some(node.id());
         out.root_end = end;
+    } else if let (Ok(b), Ok(e)) = (u32::try_from(base), u32::try_from(end)) {
+        out.loaded.insert(node.id(), (b, e, fields));
     }
-    (base, end, base == 0)
+    (base, end)
 }
 
 /// Parses one whole pattern; `None` when it is not plain, or names something the grammar

@@ -26,7 +26,7 @@ const CONTEXT_LINE: usize = 100;
 
 /// Node ids are addresses: a multiply-shift hash is enough and much cheaper than SipHash.
 #[derive(Default)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -42,7 +42,7 @@ impl Hasher for IdHasher {
     }
 }
 
-type IdMap<V> = HashMap<usize, V, BuildHasherDefault<IdHasher>>;
+pub(crate) type IdMap<V> = HashMap<usize, V, BuildHasherDefault<IdHasher>>;
 
 /// What a matched item pattern says about one node.
 #[derive(Clone, Copy)]

@@ -94,6 +94,10 @@ struct Piece<'t> {
     cap: usize,
 }
 
+/// The packer's small keyed caches: keys are ids and short id lists, hashed often, so a fast
+/// fixed hash rather than SipHash (no key comes from input an attacker could shape).
+type Map<K, V> = HashMap<K, V, foldhash::fast::FixedState>;
+
 /// A chunk under construction: pieces `pieces`, body `range` (widened by overlap at the end).
 #[derive(Debug, Clone)]
 struct Span {
@@ -114,15 +118,15 @@ struct Packer<'s, 't> {
     pieces: Vec<Piece<'t>>,
     /// Atoms opened because they did not fit, by index.
     opened: Vec<&'t Atom>,
-    opened_index: HashMap<*const Atom, u32>,
+    opened_index: Map<*const Atom, u32>,
     stacks: Vec<Vec<u32>>,
-    stack_index: HashMap<Vec<u32>, u32>,
+    stack_index: Map<Vec<u32>, u32>,
     scopes: Vec<Vec<u32>>,
-    scope_index: HashMap<Vec<u32>, u32>,
+    scope_index: Map<Vec<u32>, u32>,
     /// Reserved header size per scope and header cap, filled lazily.
-    reserved: HashMap<(u32, usize), usize>,
+    reserved: Map<(u32, usize), usize>,
     /// [`Self::scope_floor`] per scope, filled lazily.
-    floors: HashMap<u32, usize>,
+    floors: Map<u32, usize>,
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
@@ -141,13 +145,13 @@ impl<'s, 't> Packer<'s, 't> {
             room: config.budget() - config.overlap(),
             pieces: Vec::new(),
             opened: Vec::new(),
-            opened_index: HashMap::new(),
+            opened_index: Map::default(),
             stacks: Vec::new(),
-            stack_index: HashMap::new(),
+            stack_index: Map::default(),
             scopes: Vec::new(),
-            scope_index: HashMap::new(),
-            reserved: HashMap::new(),
-            floors: HashMap::new(),
+            scope_index: Map::default(),
+            reserved: Map::default(),
+            floors: Map::default(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };

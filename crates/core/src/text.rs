@@ -65,7 +65,17 @@ impl<'a> Source<'a> {
 
 /// Counts Unicode scalar values in UTF-8 bytes: every byte that is not a continuation byte.
 pub(crate) fn count_chars(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
+    // Eight bytes at a time: a continuation byte is `0b10xx_xxxx`, high bit set and the next
+    // bit clear.
+    let mut words = bytes.chunks_exact(8);
+    let mut continuations = 0;
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        continuations += (x & !(x << 1) & 0x8080_8080_8080_8080).count_ones() as usize;
+    }
+    let tail = words.remainder();
+    continuations += tail.iter().filter(|&&b| b & 0xC0 == 0x80).count();
+    bytes.len() - continuations
 }
 
 #[cfg(test)]
@@ -90,5 +100,11 @@ mod tests {
         assert_eq!(count_chars("héllo ☃ 𝄞".as_bytes()), 9);
         let src = Source::new("x", "é☃x");
         assert_eq!(src.char_offset(5), 2);
+        let text = "ascii then é, ☃ and 𝄞 across eight-byte words: ÄÖÜ ß 文字 🎉 done";
+        for a in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+            for b in (a..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                assert_eq!(count_chars(&text.as_bytes()[a..b]), text[a..b].chars().count());
+            }
+        }
     }
 }
