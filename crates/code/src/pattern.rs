@@ -86,6 +86,11 @@ impl<'t, 's> Captures<'t, 's> {
                 .is_some_and(|t| predicates.iter().all(|r| r.is_match(t)))
     }
 
+    /// The children of `node` if the patterns tried at it loaded them (all of them, in order).
+    pub(crate) fn root_kids(&self, node: Node<'_>) -> Option<impl Iterator<Item = Node<'t>> + '_> {
+        (self.root == Some(node.id())).then(|| self.kids[..self.root_end].iter().map(|k| k.0))
+    }
+
     /// Starts the matches at a new node.
     pub(crate) fn clear(&mut self) {
         self.caps.clear();

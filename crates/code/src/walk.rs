@@ -6,7 +6,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use cleave_core::{Atom, AtomKind, AtomLabel, Boundary};
-use tree_sitter::{Node, StreamingIterator, Tree};
+use tree_sitter::{Node, StreamingIterator, Tree, TreeCursor};
 
 use crate::config::{ItemKind, LanguageConfig, Role, Start};
 use crate::{Language, ParseContext};
@@ -116,6 +116,11 @@ pub(crate) struct Walker<'a, 't> {
     /// The top-level import atoms (consecutive imports merged), in order.
     pub(crate) top_imports: Vec<Range<usize>>,
     expand_depth: usize,
+    /// The children of every node the pre-pass entered, `kids[start..end]` by node id: the
+    /// entries walk reads them here instead of stepping a tree cursor through them again
+    /// (each step costs hundreds of instructions).
+    kids: Vec<Node<'t>>,
+    children: IdMap<(u32, u32)>,
 }
 
 impl<'a, 't> Walker<'a, 't> {
@@ -139,16 +144,19 @@ impl<'a, 't> Walker<'a, 't> {
             imports: Vec::new(),
             top_imports: Vec::new(),
             expand_depth,
+            kids: Vec::new(),
+            children: IdMap::default(),
         };
         // The query runs only at the nodes a pattern can start at, each time with a start
         // depth of zero: the same matches as one pass over the whole tree, without the cursor
         // stepping through every expression with its in-progress states.
         ctx.cursor.set_max_start_depth(Some(0));
-        let mut tc = root.walk();
         let mut plain_cursor = root.walk();
         let mut caps = crate::pattern::Captures::new(walker.bytes);
-        'walk: loop {
-            let node = tc.node();
+        // Depth first, in document order: (next, end) in `kids` of each entered node.
+        let mut frames: Vec<(usize, usize)> = Vec::new();
+        let mut node = root;
+        loop {
             let mut wrapper = false;
             match config.start(node.kind_id()) {
                 Start::Never => {}
@@ -188,18 +196,63 @@ impl<'a, 't> Walker<'a, 't> {
             // always entered: a file (or a section) on one line still has its items.
             let one_line = node.start_position().row == node.end_position().row;
             let descend = !one_line || wrapper || node.has_error() || node.id() == root.id();
-            if descend && tc.goto_first_child() {
-                continue;
+            if descend && node.child_count() > 0 {
+                frames.push(walker.load_children(node, &caps, &mut plain_cursor));
             }
-            while !tc.goto_next_sibling() {
-                if !tc.goto_parent() {
-                    break 'walk;
+            let next = loop {
+                let Some(top) = frames.last_mut() else { break None };
+                if top.0 < top.1 {
+                    top.0 += 1;
+                    break Some(walker.kids[top.0 - 1]);
                 }
+                frames.pop();
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
             }
         }
         walker.item_starts.sort_unstable();
         walker.item_starts.dedup();
         walker
+    }
+
+    /// Stores the children of `node`, taken from the patterns' scratch stack when a pattern
+    /// just loaded them, else read with `cursor`: their range in `kids`.
+    fn load_children(
+        &mut self,
+        node: Node<'t>,
+        caps: &crate::pattern::Captures<'t, '_>,
+        cursor: &mut TreeCursor<'t>,
+    ) -> (usize, usize) {
+        let start = self.kids.len();
+        if let Some(loaded) = caps.root_kids(node) {
+            self.kids.extend(loaded);
+        } else {
+            cursor.reset(node);
+            if cursor.goto_first_child() {
+                loop {
+                    self.kids.push(cursor.node());
+                    if !cursor.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+        }
+        let end = self.kids.len();
+        if let (Ok(s), Ok(e)) = (u32::try_from(start), u32::try_from(end)) {
+            self.children.insert(node.id(), (s, e));
+        }
+        (start, end)
+    }
+
+    /// The children of `node`: as the pre-pass stored them, or read now.
+    fn children_of(&self, node: Node<'t>) -> Vec<Node<'t>> {
+        if let Some(&(s, e)) = self.children.get(&node.id()) {
+            return self.kids[s as usize..e as usize].to_vec();
+        }
+        let mut cursor = node.walk();
+        node.children(&mut cursor).collect()
     }
 
     /// Indexes the match of a bare `(kind) @capture` pattern, without running the query.
@@ -363,8 +416,7 @@ impl<'a, 't> Walker<'a, 't> {
         ctx: &mut ParseContext,
         acc: &mut Acc,
     ) {
-        let mut cursor = parent.walk();
-        let kids: Vec<Node<'t>> = parent.children(&mut cursor).collect();
+        let kids = self.children_of(parent);
         for (idx, &node) in kids.iter().enumerate() {
             let (s, e) = (node.start_byte(), node.end_byte());
             if s < acc.prev_end || e > within.end || s >= e {
