@@ -27,6 +27,10 @@ bench *args:
 bench-instructions *args:
     bash bench/instructions.sh {{args}}
 
+# The parse-only ratio alone: parse-only and cleave timed alternately, least CPU of ROUNDS each.
+bench-interleaved *args:
+    bash bench/interleaved.sh {{args}}
+
 # Fuzz the packer through the shared invariant checker with many more property cases.
 fuzz cases="20000":
     PROPTEST_CASES={{cases}} cargo test --release -p cleave-core proptests

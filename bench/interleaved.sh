@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The parse-only ratio alone, timed with less noise than run.sh gives it: parse-only and cleave
+# (chars) run alternately, ROUNDS times per corpus, and each keeps its least CPU time (user +
+# system). On a shared machine the other jobs slow some runs and never speed one up, so the
+# least of many alternating runs is the steadiest estimate of a process's own cost; run.sh
+# times each contender in one block, so a busy minute can land on one side only.
+#
+#   bench/interleaved.sh                 # every corpus
+#   bench/interleaved.sh python go       # some corpora
+#
+# Environment: ROUNDS (7), THREADS (2), BUDGET (2000), OUT (the report file; default
+# bench/runs/<date>-<machine>-interleaved.txt). Measures the working tree.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+rounds="${ROUNDS:-7}"
+threads="${THREADS:-2}"
+budget="${BUDGET:-2000}"
+langs=("$@")
+((${#langs[@]})) || langs=(rust python typescript go java)
+out="${OUT:-$here/runs/$(date -u +%Y-%m-%d)-$(hostname -s 2>/dev/null || echo machine)-interleaved.txt}"
+
+if [[ ! -x /usr/bin/time ]]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends time >/dev/null
+fi
+"$here/corpus.sh" "${langs[@]}"
+echo "interleaved: building cleave (release) and the harness (release)" >&2
+(cd "$root" && cargo build --release --quiet -p cleave-cli)
+(cd "$here" && CARGO_TARGET_DIR="$here/target" cargo build --release --quiet --bins)
+cleave="$root/target/release/cleave"
+harness="$here/target/release/cleave-bench"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# CPU seconds (user + system) of one run of the command.
+cpu() {
+    /usr/bin/time -o "$tmp/time" -f '%U %S' "$@" >/dev/null 2>&1
+    awk '{ printf "%.2f", $1 + $2 }' "$tmp/time"
+}
+
+{
+    echo "cleave parse-only ratio, interleaved, $(date -u '+%Y-%m-%d %H:%M') UTC"
+    echo "command: bench/interleaved.sh ${langs[*]}  (ROUNDS=$rounds THREADS=$threads BUDGET=$budget)"
+    echo "cleave: $(cd "$root" && git log -1 --format='%h %s')$(cd "$root" && git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)')"
+    echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+    echo "each round runs parse-only, then cleave chunk (chars, JSONL to a file); least CPU seconds of $rounds rounds"
+    echo
+    printf '%11s %6s %14s %14s %14s %20s\n' corpus MB 'parse cpu-s' 'cleave cpu-s' 'parse / cleave' 'per-round ratios'
+} | tee "$out"
+
+for lang in "${langs[@]}"; do
+    dir="$here/corpus/$lang"
+    mb=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f", s / 1e6 }')
+    best_parse="" best_cleave="" ratios=""
+    for ((r = 0; r < rounds; r++)); do
+        p=$(cpu "$harness" parse --threads "$threads" "$dir")
+        c=$(cpu "$cleave" chunk "$dir" --threads "$threads" --budget "$budget" --no-ignore -q \
+            -o "$tmp/out.jsonl")
+        best_parse=$(awk -v a="$p" -v b="${best_parse:-$p}" 'BEGIN { print (a < b) ? a : b }')
+        best_cleave=$(awk -v a="$c" -v b="${best_cleave:-$c}" 'BEGIN { print (a < b) ? a : b }')
+        ratios+="$(awk -v p="$p" -v c="$c" 'BEGIN { printf "%.2f ", p / c }')"
+    done
+    awk -v l="$lang" -v mb="$mb" -v p="$best_parse" -v c="$best_cleave" -v r="$ratios" 'BEGIN {
+        printf "%11s %6.1f %14.2f %14.2f %14.2f   %s\n", l, mb, p, c, p / c, r }' | tee -a "$out"
+done
+echo "interleaved: written to $out" >&2
