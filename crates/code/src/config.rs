@@ -567,7 +567,7 @@ mod tests {
     /// tree-sitter query at all, which costs tens of millions of instructions per process.
     #[test]
     fn most_languages_need_no_compiled_query() {
-        for name in ["java", "javascript", "python", "rust"] {
+        for name in ["java", "javascript", "python", "rust", "typescript", "tsx"] {
             let config = crate::language_by_name(name).unwrap().config().unwrap();
             assert!(config.query.is_none(), "{name} compiles a query");
         }

@@ -576,7 +576,7 @@ mod plain_patterns {
     #[test]
     fn plain_patterns_match_as_tree_sitter_does() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/code");
-        let mut checked = 0;
+        let (mut checked, mut fanned) = (0, 0);
         for language in languages() {
             let Ok(dir) = std::fs::read_dir(root.join(language.name)) else { continue };
             let source = config::resolve_inherits(language.queries, &query_source);
@@ -619,6 +619,33 @@ mod plain_patterns {
                             language.name,
                             &source[ranges[*pattern].clone()]
                         );
+                        if step.fans_out() {
+                            // All matches: the same wrapped nodes, in the same order.
+                            let wrapped = |caps: &[(config::Role, tree_sitter::Node<'_>)]| {
+                                caps.iter().find(|c| c.0 == config::Role::Wrapped).map(|c| c.1.id())
+                            };
+                            let mut mine = Vec::new();
+                            caps.clear();
+                            step.each_fan_match(node, &mut pc, &mut caps, |c| {
+                                mine.extend(wrapped(c));
+                            });
+                            let mut theirs = Vec::new();
+                            let mut matches = qc.matches(&query, node, text.as_bytes());
+                            while let Some(m) = matches.next() {
+                                let caps: Vec<_> = m
+                                    .captures()
+                                    .iter()
+                                    .map(|c| {
+                                        let name = query.capture_names()[c.index as usize];
+                                        (config::role_of(name).expect("known capture"), c.node)
+                                    })
+                                    .collect();
+                                theirs.extend(wrapped(&caps));
+                            }
+                            theirs.dedup();
+                            assert_eq!(mine, theirs, "{}: all matches", language.name);
+                            fanned += usize::from(!mine.is_empty());
+                        }
                         checked += 1;
                         if tc.goto_first_child() {
                             continue;
@@ -636,5 +663,6 @@ mod plain_patterns {
             }
         }
         assert!(checked > 1000, "{checked}");
+        assert!(fanned > 0, "no fixture node has a fanning-out wrapper");
     }
 }

@@ -26,6 +26,9 @@ pub(crate) struct Step {
     needs_fields: bool,
     /// Whether the main capture is on the only child step (see [`Step::make_plain_root`]).
     anchored: bool,
+    /// A wrapper whose `@wrapped` node is its last child step, in no field: it matches once
+    /// per child that step matches (see [`Step::each_fan_match`]).
+    fans_out: bool,
     /// `?`: a child step that may be missing (`body: (_)? @body`).
     optional: bool,
     /// The regexes of the pattern's `#match?` predicates on this step's capture: the node
@@ -171,7 +174,13 @@ impl Step {
             self.anchored = self.children[0].chains_to_main();
             return self.anchored;
         }
-        self.is_main()
+        if self.is_main() {
+            return true;
+        }
+        self.fans_out = self.capture == Some(Role::Wrapper)
+            && self.children.last().is_some_and(|c| c.capture == Some(Role::Wrapped))
+            && self.children.iter().all(|c| c.parts_only() && !c.optional);
+        self.fans_out
     }
 
     /// Whether this step is a node kind that carries the main capture, or a node kind without
@@ -204,6 +213,54 @@ impl Step {
     /// Whether the pattern matches once per matching child of the root.
     pub(crate) fn anchored(&self) -> bool {
         self.anchored
+    }
+
+    /// Whether the pattern matches once per child its last step matches.
+    pub(crate) fn fans_out(&self) -> bool {
+        self.fans_out
+    }
+
+    /// For a fanning-out wrapper (`(ambient_declaration (_) @wrapped) @wrapper`): calls `f`
+    /// with the captures of each match at `node`, one per child that the last step matches
+    /// after the earliest match of the steps before it, in order. tree-sitter reports one match
+    /// per assignment; later assignments of the steps before find no other wrapped node (they
+    /// leave fewer children for the last step), so the wrapped nodes are the same, and a
+    /// wrapper with two of them is ambiguous either way.
+    pub(crate) fn each_fan_match<'t>(
+        &self,
+        node: Node<'t>,
+        cursor: &mut TreeCursor<'t>,
+        out: &mut Captures<'t, '_>,
+        mut f: impl FnMut(&[(Role, Node<'t>)]),
+    ) {
+        let Some((last, before)) = self.children.split_last() else { return };
+        if !self.kind_matches(node) || !out.satisfies(node, &self.predicates) {
+            return;
+        }
+        out.caps.clear();
+        if let Some(role) = self.capture {
+            out.caps.push((role, node));
+        }
+        let (base, end) = load_kids(node, cursor, out, self.needs_fields);
+        let mut at = base;
+        for step in before {
+            let found = (at..end).find(|&i| {
+                let (kid, field) = out.kids[i];
+                (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out)
+            });
+            match found {
+                Some(i) => at = i + 1,
+                None => return,
+            }
+        }
+        let mark = out.caps.len();
+        for i in at..end {
+            let (kid, field) = out.kids[i];
+            if (last.field.is_none() || field == last.field) && last.matches(kid, cursor, out) {
+                f(&out.caps);
+                out.caps.truncate(mark);
+            }
+        }
     }
 
     /// For an anchored pattern: calls `f` with the captures of each match below `node`, in
@@ -505,6 +562,7 @@ impl<'s> Parser<'s, '_> {
             children,
             needs_fields,
             anchored: false,
+            fans_out: false,
             optional,
             predicates: Vec::new(),
         })

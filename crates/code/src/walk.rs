@@ -180,6 +180,12 @@ impl<'a, 't> Walker<'a, 't> {
                             });
                             continue;
                         }
+                        if step.fans_out() {
+                            step.each_fan_match(node, &mut plain_cursor, &mut caps, |c| {
+                                wrapper |= walker.record_captures(*pattern, c);
+                            });
+                            continue;
+                        }
                         caps.caps.clear();
                         if step.matches(node, &mut plain_cursor, &mut caps) {
                             wrapper |= walker.record_captures(*pattern, &caps.caps);
