@@ -505,6 +505,12 @@ mod tests {
         assert!(wild.root_kinds.is_none());
     }
 
+    fn parse(grammar: &tree_sitter::Language, text: &str) -> tree_sitter::Tree {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(grammar).expect("a compiled-in grammar");
+        parser.parse(text, None).expect("no timeout is set")
+    }
+
     /// A pattern whose main capture sits down a chain of single child steps is plain: it
     /// matches without the query, once per descendant, like tree-sitter's matches.
     #[test]
@@ -516,9 +522,7 @@ mod tests {
         let id = grammar.id_for_node_kind("class_definition", true);
         assert_eq!(config.start(id), Start::Run { from: 0, to: 1, query: false });
         let text = "class A:\n    def f(self): pass\n    x = 1\n    def g(self): pass\n";
-        let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&grammar).unwrap();
-        let tree = parser.parse(text, None).unwrap();
+        let tree = parse(&grammar, text);
         let class = tree.root_node().child(0).unwrap();
         let (_, step) = &config.plain[0];
         let mut names = Vec::new();
@@ -541,9 +545,7 @@ mod tests {
         let config = LanguageConfig::new("rust", grammar.clone(), source).unwrap();
         assert!(config.query.is_none(), "compiled");
         let text = "a! {\n    x, fnord\n}\nb! {\n    fn f() {}\n}\nc! { struct S; }\n";
-        let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&grammar).unwrap();
-        let tree = parser.parse(text, None).unwrap();
+        let tree = parse(&grammar, text);
         let root = tree.root_node();
         let (_, step) = &config.plain[0];
         let mut names = Vec::new();

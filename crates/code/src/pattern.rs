@@ -144,22 +144,22 @@ impl Step {
         // The children go on `kids`, where they stay for the other patterns tried at the same
         // start node.
         let (base, end) = load_kids(node, cursor, out, self.needs_fields);
-        let mut at = base;
-        for step in &self.children {
-            let found = (at..end).find(|&i| {
-                let (kid, field) = out.kids[i];
-                (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out)
-            });
-            match found {
-                Some(i) => at = i + 1,
-                None if step.optional => {}
-                None => {
-                    out.caps.truncate(mark);
-                    return false;
-                }
-            }
+        if match_in_order(&self.children, base, end, cursor, out).is_none() {
+            out.caps.truncate(mark);
+            return false;
         }
         true
+    }
+
+    /// Whether this step matches `kid`, which sits in `field` of its parent.
+    fn matches_kid<'t>(
+        &self,
+        kid: Node<'t>,
+        field: Option<NonZeroU16>,
+        cursor: &mut TreeCursor<'t>,
+        out: &mut Captures<'t, '_>,
+    ) -> bool {
+        (self.field.is_none() || field == self.field) && self.matches(kid, cursor, out)
     }
 
     /// Whether this step can be a plain pattern's root: a node kind with a main capture,
@@ -242,21 +242,11 @@ impl Step {
             out.caps.push((role, node));
         }
         let (base, end) = load_kids(node, cursor, out, self.needs_fields);
-        let mut at = base;
-        for step in before {
-            let found = (at..end).find(|&i| {
-                let (kid, field) = out.kids[i];
-                (step.field.is_none() || field == step.field) && step.matches(kid, cursor, out)
-            });
-            match found {
-                Some(i) => at = i + 1,
-                None => return,
-            }
-        }
+        let Some(at) = match_in_order(before, base, end, cursor, out) else { return };
         let mark = out.caps.len();
         for i in at..end {
             let (kid, field) = out.kids[i];
-            if (last.field.is_none() || field == last.field) && last.matches(kid, cursor, out) {
+            if last.matches_kid(kid, field, cursor, out) {
                 f(&out.caps);
                 out.caps.truncate(mark);
             }
@@ -369,6 +359,30 @@ impl Step {
             _ => None,
         }
     }
+}
+
+/// Matches `steps` in order against the children `out.kids[at..end]`, each at the first child
+/// it matches after the previous step's: the index after the last match, or `None` when a
+/// step that is not optional matches no child.
+fn match_in_order<'t>(
+    steps: &[Step],
+    mut at: usize,
+    end: usize,
+    cursor: &mut TreeCursor<'t>,
+    out: &mut Captures<'t, '_>,
+) -> Option<usize> {
+    for step in steps {
+        let found = (at..end).find(|&i| {
+            let (kid, field) = out.kids[i];
+            step.matches_kid(kid, field, cursor, out)
+        });
+        match found {
+            Some(i) => at = i + 1,
+            None if step.optional => {}
+            None => return None,
+        }
+    }
+    Some(at)
 }
 
 /// Puts the children of `node` (with their fields when `fields`, always for the first node)
