@@ -57,27 +57,17 @@ pub(crate) struct Captures<'t, 's> {
     text: &'s [u8],
     pub(crate) caps: Vec<(Role, Node<'t>)>,
     kids: Vec<(Node<'t>, Option<NonZeroU16>)>,
-    /// The node whose children are `kids[..root_end]`, kept for the next pattern.
-    root: Option<usize>,
-    root_end: usize,
-    /// Children of other nodes loaded since the start node: node id → the range of `kids`
-    /// holding them, and whether with their fields. Patterns tried at one node mostly look
-    /// at the same children below it (`const x = …` for three `lexical_declaration`
-    /// patterns), and each load steps a tree cursor through them.
+    /// Children loaded since the start node: node id → the range of `kids` holding them, and
+    /// whether with their fields. Patterns tried at one node mostly look at the same children
+    /// (`const x = …` for three `lexical_declaration` patterns), and each load steps a tree
+    /// cursor through them.
     loaded: IdMap<(u32, u32, bool)>,
 }
 
 impl<'t, 's> Captures<'t, 's> {
     /// Captures for matches in a tree parsed from `text`.
     pub(crate) fn new(text: &'s [u8]) -> Self {
-        Self {
-            text,
-            caps: Vec::new(),
-            kids: Vec::new(),
-            root: None,
-            root_end: 0,
-            loaded: IdMap::default(),
-        }
+        Self { text, caps: Vec::new(), kids: Vec::new(), loaded: IdMap::default() }
     }
 
     /// Whether `node`'s text matches every regex of `predicates`.
@@ -91,14 +81,14 @@ impl<'t, 's> Captures<'t, 's> {
 
     /// The children of `node` if the patterns tried at it loaded them (all of them, in order).
     pub(crate) fn root_kids(&self, node: Node<'_>) -> Option<impl Iterator<Item = Node<'t>> + '_> {
-        (self.root == Some(node.id())).then(|| self.kids[..self.root_end].iter().map(|k| k.0))
+        let &(base, end, _) = self.loaded.get(&node.id())?;
+        Some(self.kids[base as usize..end as usize].iter().map(|k| k.0))
     }
 
     /// Starts the matches at a new node.
     pub(crate) fn clear(&mut self) {
         self.caps.clear();
         self.kids.clear();
-        self.root = None;
         self.loaded.clear();
     }
 }
@@ -385,44 +375,48 @@ fn match_in_order<'t>(
     Some(at)
 }
 
-/// Puts the children of `node` (with their fields when `fields`, always for the first node)
-/// on top of `out.kids`, unless already there: their range in `out.kids`. They stay until the
-/// next [`Captures::clear`], for the next pattern tried at the same node.
+/// Puts the children of `node` (with their fields when `fields`) on top of `out.kids`, unless
+/// already there: their range in `out.kids`. They stay until the next [`Captures::clear`], for
+/// the next pattern tried at the same start node.
 fn load_kids<'t>(
     node: Node<'t>,
     cursor: &mut TreeCursor<'t>,
     out: &mut Captures<'t, '_>,
     fields: bool,
 ) -> (usize, usize) {
-    if out.root == Some(node.id()) {
-        return (0, out.root_end);
-    }
     if let Some(&(base, end, with_fields)) = out.loaded.get(&node.id())
         && (with_fields || !fields)
     {
         return (base as usize, end as usize);
     }
     let base = out.kids.len();
-    let fields = fields || base == 0;
-    cursor.reset(node);
-    if cursor.goto_first_child() {
-        loop {
-            let field = if fields { cursor.field_id() } else { None };
-            out.kids.push((cursor.node(), field));
-            if !cursor.goto_next_sibling() {
-                break;
+    let count = node.child_count();
+    if !fields && count <= FEW_CHILDREN {
+        // `Node::child` runs a light iterator from the first child; for a few children that
+        // is cheaper than a cursor, which rebuilds its iterator at every step.
+        out.kids.extend((0..count).filter_map(|i| node.child(i)).map(|kid| (kid, None)));
+    } else {
+        cursor.reset(node);
+        if cursor.goto_first_child() {
+            loop {
+                let field = if fields { cursor.field_id() } else { None };
+                out.kids.push((cursor.node(), field));
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
             }
         }
     }
     let end = out.kids.len();
-    if base == 0 {
-        out.root = Some(node.id());
-        out.root_end = end;
-    } else if let (Ok(b), Ok(e)) = (u32::try_from(base), u32::try_from(end)) {
+    if let (Ok(b), Ok(e)) = (u32::try_from(base), u32::try_from(end)) {
         out.loaded.insert(node.id(), (b, e, fields));
     }
     (base, end)
 }
+
+/// Nodes with at most this many children are read with `Node::child` when their fields are
+/// not needed.
+const FEW_CHILDREN: u32 = 4;
 
 /// Parses one whole pattern; `None` when it is not plain, or names something the grammar
 /// lacks (tree-sitter then compiles it and reports the error).
