@@ -79,8 +79,12 @@ impl<'t, 's> Captures<'t, 's> {
                 .is_some_and(|t| predicates.iter().all(|r| r.is_match(t)))
     }
 
-    /// The children of `node` if the patterns tried at it loaded them (all of them, in order).
-    pub(crate) fn root_kids(&self, node: Node<'_>) -> Option<impl Iterator<Item = Node<'t>> + '_> {
+    /// The children of `node` (all of them, in order) if a pattern loaded them since the last
+    /// [`Captures::clear`]: at the start node, or below it.
+    pub(crate) fn loaded_kids(
+        &self,
+        node: Node<'_>,
+    ) -> Option<impl Iterator<Item = Node<'t>> + '_> {
         let &(base, end, _) = self.loaded.get(&node.id())?;
         Some(self.kids[base as usize..end as usize].iter().map(|k| k.0))
     }

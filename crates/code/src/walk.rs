@@ -224,7 +224,8 @@ impl<'a, 't> Walker<'a, 't> {
     }
 
     /// Stores the children of `node`, taken from the patterns' scratch stack when a pattern
-    /// just loaded them, else read with `cursor`: their range in `kids`.
+    /// loaded them (at this node or, since the last start node, above it), else read with
+    /// `cursor`: their range in `kids`.
     fn load_children(
         &mut self,
         node: Node<'t>,
@@ -232,7 +233,7 @@ impl<'a, 't> Walker<'a, 't> {
         cursor: &mut TreeCursor<'t>,
     ) -> (usize, usize) {
         let start = self.kids.len();
-        if let Some(loaded) = caps.root_kids(node) {
+        if let Some(loaded) = caps.loaded_kids(node) {
             self.kids.extend(loaded);
         } else {
             cursor.reset(node);
