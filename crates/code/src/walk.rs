@@ -914,6 +914,77 @@ impl<'a, 't> Walker<'a, 't> {
     ) -> Vec<Atom> {
         self.entries(root, range, Level::Item, 0, ctx)
     }
+
+    /// For a run of members parsed between its top-level item's head and tail (see
+    /// `atomize_code_in_sections`): the entries of the members within `within`, as the whole
+    /// parse gives them when a member list goes on across `within.start`. `members` spans the
+    /// whole member list (every run's); the item must be a top-level item whose body holds it.
+    /// `None` when the tree is not shaped so.
+    pub(crate) fn continued_members(
+        &mut self,
+        root: Node<'t>,
+        members: Range<usize>,
+        within: Range<usize>,
+        ctx: &mut ParseContext,
+    ) -> Option<Vec<Atom>> {
+        let (body, item, _) = self.body_around(root, members)?;
+        let level = if item.kind.has_statements() { Level::Statement } else { Level::Member };
+        let mut acc =
+            Acc { out: Vec::new(), is_import: Vec::new(), lead: None, prev_end: within.start };
+        self.visit(body, &within, level, 1, ctx, &mut acc);
+        // The first entry follows the last member of the run before, not the body's start.
+        if let Some(first) = acc.out.first_mut() {
+            first.boundary = self.boundary_before(within.start, first.range.start, level, false);
+        }
+        Some(self.fill(within, acc.out, level))
+    }
+
+    /// The body node that holds `members` and the match of its item, a child of the root
+    /// (or of a wrapper that is one).
+    /// Where the item around `members` ends as an entry of the root: its node's end and the
+    /// rest of that line, up to `ceil`.
+    pub(crate) fn item_end(
+        &self,
+        root: Node<'t>,
+        members: Range<usize>,
+        ceil: usize,
+    ) -> Option<usize> {
+        let (_, _, node) = self.body_around(root, members)?;
+        Some(self.expand_end(node.end_byte(), ceil))
+    }
+
+    /// Gap atoms for text after the last entry of the root, as `fill` makes them.
+    pub(crate) fn root_tail(&self, range: Range<usize>) -> Vec<Atom> {
+        let mut out = Vec::new();
+        if !range.is_empty() {
+            self.hole(range, Level::Item, true, &mut out);
+        }
+        out
+    }
+
+    fn body_around(
+        &self,
+        root: Node<'t>,
+        members: Range<usize>,
+    ) -> Option<(Node<'t>, ItemMatch<'t>, Node<'t>)> {
+        let mut node = root.descendant_for_byte_range(members.start, members.end)?;
+        loop {
+            if let Some(item) = self.items.get(&node.id())
+                && let Some(body) = item.body
+                && body.start_byte() <= members.start
+                && body.end_byte() >= members.end
+            {
+                let parent = node.parent()?;
+                if parent.id() == root.id() {
+                    return Some((body, *item, node));
+                }
+                let wrapped = self.marks.contains_key(&parent.id())
+                    && parent.parent().is_some_and(|p| p.id() == root.id());
+                return wrapped.then_some((body, *item, parent));
+            }
+            node = node.parent()?;
+        }
+    }
 }
 
 /// Atomizes the items of a macro body parsed on its own; `None` when it holds no items or
@@ -939,6 +1010,28 @@ fn expand_tree(
     }
     let children = walker.entries(root, inner, Level::Member, 1, ctx);
     (!children.is_empty()).then_some(children)
+}
+
+/// The tree-sitter ranges of ascending, disjoint `ranges`, rows counted in one pass.
+pub(crate) fn ts_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+    let bytes = text.as_bytes();
+    let (mut at, mut row, mut line_start) = (0, 0, 0);
+    let mut point = |to: usize| {
+        for i in memchr::memchr_iter(b'\n', &bytes[at..to]) {
+            row += 1;
+            line_start = at + i + 1;
+        }
+        at = to;
+        tree_sitter::Point { row, column: to - line_start }
+    };
+    ranges
+        .iter()
+        .map(|r| {
+            let start_point = point(r.start);
+            let end_point = point(r.end);
+            tree_sitter::Range { start_byte: r.start, end_byte: r.end, start_point, end_point }
+        })
+        .collect()
 }
 
 /// The tree-sitter range of `range`, with rows and columns counted in `text`.

@@ -3,7 +3,7 @@
 
 use cleave_code::{
     ParseContext, SECTION_BYTES, atomize_code, atomize_code_in_sections, language_by_name,
-    language_for_path, languages, parse_only, section_starts,
+    language_for_path, languages, member_run_count, parse_only, section_starts,
 };
 use cleave_core::{
     Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants, pack,
@@ -318,6 +318,45 @@ fn sections_are_not_fooled_by_strings_and_nesting() {
         let sections = assert_sections_change_nothing(path, text);
         assert!(sections >= 2, "{path}: {sections} sections");
     }
+}
+
+/// A section that is one large item (a class of many methods) is parsed in runs of its
+/// members, each with the item's head and tail; the atoms are those of the whole parse, also
+/// where a member's doc comment, decorator or string looks like a place to cut.
+#[test]
+fn large_items_are_parsed_in_runs_of_members() {
+    let cases = [
+        (
+            "A.java",
+            "package p;\n\nimport java.util.List;\n\n/** A. */\npublic class A {\n  private int x;\n\n  /** Doc\n      more. */\n\n  void a() {\n    x();\n  }\n\n  @Override\n  public String toString() {\n    return \"}\\n\\n  void c() {\";\n  }\n\n  static class B {\n    void b() {\n    }\n\n    void c() {}\n  }\n\n  void d() {\n  }\n}\n",
+        ),
+        (
+            "a.py",
+            "import os\n\n\nclass A:\n    \"\"\"Doc.\n\n    More.\n    \"\"\"\n\n    x = 1\n\n    @property\n    def a(self):\n        s = \"\"\"\n\n    def fake(self):\n        \"\"\"\n        return s\n\n    def b(self):\n        def inner():\n            pass\n\n        return inner\n\n    # A comment.\n\n    def c(self):\n        pass\n",
+        ),
+        (
+            "a.rs",
+            "use std::fmt;\n\nimpl fmt::Display for T {\n    /// Doc.\n    #[inline]\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"}\\n\\nfn x\")\n    }\n\n    make!(\n        a,\n    );\n\n    fn g() {\n    }\n}\n",
+        ),
+        (
+            "a.ts",
+            "export class A {\n  @Input() x = 1;\n\n  @HostListener('click')\n  onClick() {\n    return `\n\n  y() {`;\n  }\n\n  get z() {\n    return 1;\n  }\n}\n",
+        ),
+    ];
+    for (path, text) in cases {
+        assert!(member_run_count(text, 1) >= 2, "{path}: no member runs");
+        assert_sections_change_nothing(path, text);
+    }
+    // Large enough for atomize_code and parse_only: one class of many methods.
+    let java = language_by_name("java").unwrap();
+    let method = "  /** Gets. */\n  public int get(int i) {\n    return i + 1;\n  }\n\n";
+    let text = format!("class Big {{\n{}}}\n", method.repeat(SECTION_BYTES * 3 / method.len()));
+    assert_eq!(section_starts(text.as_bytes(), SECTION_BYTES).len(), 1);
+    assert!(member_run_count(&text, SECTION_BYTES) >= 3);
+    let mut ctx = ParseContext::new();
+    let whole = atomize_code_in_sections(java, &text, &mut ctx, usize::MAX);
+    assert_eq!(atomize_code(java, &text, &mut ctx).root, whole.root);
+    assert_eq!(parse_only(java, &text, &mut ctx), Some(false));
 }
 
 /// A file past `SECTION_BYTES` is parsed in sections by `atomize_code` and by `parse_only`,

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cleave_code::{
-    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, section_starts,
+    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, member_run_count,
+    section_starts,
 };
 use cleave_core::{Atom, ChunkConfig, Source, Unit, check_invariants, pack};
 
@@ -354,6 +355,7 @@ fn sections_match_whole_parses() {
         let lang = language_by_name(language).unwrap();
         let mut ctx = ParseContext::new();
         let (mut n_files, mut cut_files, mut sections, mut bytes) = (0, 0, 0, 0);
+        let (mut run_files, mut runs) = (0, 0);
         for path in files(&root, lang.extensions, max_bytes) {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             let whole = atomize_code_in_sections(lang, &text, &mut ctx, usize::MAX);
@@ -365,13 +367,19 @@ fn sections_match_whole_parses() {
                 cut_files += 1;
                 sections += n;
             }
+            let member_runs = member_run_count(&text, len);
+            if member_runs > 0 {
+                run_files += 1;
+                runs += member_runs;
+            }
             if cut.root != whole.root || cut.context != whole.context {
                 mismatched.push(format!("{language}: {}", path.display()));
             }
         }
         eprintln!(
             "{language:<10}: {n_files} files, {:.1} MB; {cut_files} cut into {sections} sections \
-             of about {len} bytes; {} differ from the whole parse",
+             of about {len} bytes, {run_files} with one large item planned in {runs} member runs; {} \
+             differ from the whole parse",
             bytes as f64 / 1e6,
             mismatched.iter().filter(|m| m.starts_with(language)).count()
         );
