@@ -403,6 +403,29 @@ proptest! {
         prop_assert_eq!(cut.context, whole.context);
     }
 
+    /// Runs of members never change the atoms: one item of random member-like lines, cut at
+    /// every candidate.
+    #[test]
+    fn member_runs_never_change_the_atoms(
+        (path, text) in prop_oneof![
+            "(  void a\\(\\) \\{\n|  \\}\n|\n|  /\\*\\* d \\*/\n|  int x;\n|    x\\(\\);\n|  @A\n|  String s = \"\\}\";\n|  class B \\{\n|    \\}\n|  // c\n){0,40}"
+                .prop_map(|body| ("A.java", format!("class A {{\n{body}}}\n"))),
+            "(    def f\\(self\\):\n|        pass\n|\n|    # c\n|    x = 1\n|    @d\n|        \"\"\"\n|        y = \\(\n|        \\)\n){0,40}"
+                .prop_map(|body| ("a.py", format!("class A:\n{body}    z = 2\n"))),
+            "(    fn f\\(\\) \\{\n|    \\}\n|\n|    /// d\n|    #\\[a\\]\n|        x\\(\\);\n|    m!\\(\n|    \\);\n|    const C: u8 = 1;\n){0,40}"
+                .prop_map(|body| ("a.rs", format!("impl A {{\n{body}}}\n"))),
+        ],
+    ) {
+        let language = language_for_path(path).unwrap();
+        let mut ctx = ParseContext::new();
+        let whole = atomize_code_in_sections(language, &text, &mut ctx, usize::MAX);
+        for len in [1, 40] {
+            let cut = atomize_code_in_sections(language, &text, &mut ctx, len);
+            prop_assert_eq!(&cut.root, &whole.root, "{} bytes", len);
+            prop_assert_eq!(&cut.context, &whole.context);
+        }
+    }
+
     /// Any text, in any language, atomizes to a valid tree and chunks within the invariants.
     #[test]
     fn never_panics_and_keeps_invariants(
