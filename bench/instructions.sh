@@ -25,11 +25,9 @@ if ! command -v valgrind >/dev/null; then
 fi
 "$here/corpus.sh" "${langs[@]}"
 
-echo "instructions: building cleave (release) and the harness (release)" >&2
-(cd "$root" && cargo build --release --quiet -p cleave-cli)
-(cd "$here" && CARGO_TARGET_DIR="$here/target" cargo build --release --quiet --bins)
-cleave="$root/target/release/cleave"
-harness="$here/target/release/cleave-bench"
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
+build_contenders instructions
 
 # Millions of instructions callgrind counts for one run of the command.
 count() {

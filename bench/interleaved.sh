@@ -25,11 +25,9 @@ if [[ ! -x /usr/bin/time ]]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends time >/dev/null
 fi
 "$here/corpus.sh" "${langs[@]}"
-echo "interleaved: building cleave (release) and the harness (release)" >&2
-(cd "$root" && cargo build --release --quiet -p cleave-cli)
-(cd "$here" && CARGO_TARGET_DIR="$here/target" cargo build --release --quiet --bins)
-cleave="$root/target/release/cleave"
-harness="$here/target/release/cleave-bench"
+# shellcheck source=bench/lib.sh
+source "$here/lib.sh"
+build_contenders interleaved
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -400,22 +400,32 @@ fn load_kids<'t>(
         // is cheaper than a cursor, which rebuilds its iterator at every step.
         out.kids.extend((0..count).filter_map(|i| node.child(i)).map(|kid| (kid, None)));
     } else {
-        cursor.reset(node);
-        if cursor.goto_first_child() {
-            loop {
-                let field = if fields { cursor.field_id() } else { None };
-                out.kids.push((cursor.node(), field));
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
+        for_each_child(node, cursor, |c| {
+            out.kids.push((c.node(), if fields { c.field_id() } else { None }));
+        });
     }
     let end = out.kids.len();
     if let (Ok(b), Ok(e)) = (u32::try_from(base), u32::try_from(end)) {
         out.loaded.insert(node.id(), (b, e, fields));
     }
     (base, end)
+}
+
+/// Calls `f` with `cursor` on each child of `node`, in order.
+pub(crate) fn for_each_child<'t>(
+    node: Node<'t>,
+    cursor: &mut TreeCursor<'t>,
+    mut f: impl FnMut(&TreeCursor<'t>),
+) {
+    cursor.reset(node);
+    if cursor.goto_first_child() {
+        loop {
+            f(cursor);
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
 }
 
 /// Nodes with at most this many children are read with `Node::child` when their fields are

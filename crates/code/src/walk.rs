@@ -236,15 +236,7 @@ impl<'a, 't> Walker<'a, 't> {
         if let Some(loaded) = caps.loaded_kids(node) {
             self.kids.extend(loaded);
         } else {
-            cursor.reset(node);
-            if cursor.goto_first_child() {
-                loop {
-                    self.kids.push(cursor.node());
-                    if !cursor.goto_next_sibling() {
-                        break;
-                    }
-                }
-            }
+            crate::pattern::for_each_child(node, cursor, |c| self.kids.push(c.node()));
         }
         let end = self.kids.len();
         if let (Ok(s), Ok(e)) = (u32::try_from(start), u32::try_from(end)) {
