@@ -45,6 +45,12 @@ struct Stats {
     floor: usize,
     floor_all: usize,
     floor_lines: usize,
+    /// Like `floor`, but a chunk that starts inside a labelled scope also carries the shortest
+    /// line that names it (`// in impl Foo`), as the scope bar asks.
+    floor_scoped: usize,
+    /// Like `floor_scoped`, but every atom that fits keeps whole, statements and all: the
+    /// fewest chunks of a chunker that packs whole members and statements, as cleave does.
+    floor_atoms: usize,
     symbols_in_range: usize,
     symbols_whole: usize,
     fitting_symbols: usize,
@@ -165,7 +171,8 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
         // Every chunk's header holds at least the path line: the floor's chunks have the
         // room it leaves, and keep whole the symbols that fit there.
         let path_line = chunks.first().and_then(|c| c.header.split_inclusive('\n').next());
-        let room = budget - path_line.map_or(0, |l| sizer.size(l));
+        let path_size = path_line.map_or(0, |l| sizer.size(l));
+        let room = budget - path_size;
         let fitting: Vec<_> = syms
             .iter()
             .map(|s| (s.range.clone(), sizer.size(&text[s.range.clone()])))
@@ -173,10 +180,16 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
             .collect();
         let protected: Vec<_> =
             fitting.iter().filter(|(_, size)| size * 4 >= budget).map(|(r, _)| r.clone()).collect();
-        stats.floor += floor_chunks(&text, &protected, room, false);
+        let path_only = |_: usize| path_size;
+        stats.floor += floor_chunks(&text, &protected, budget, false, &path_only);
         let all: Vec<_> = fitting.into_iter().map(|(r, _)| r).collect();
-        stats.floor_all += floor_chunks(&text, &all, room, false);
-        stats.floor_lines += floor_chunks(&text, &all, room, true);
+        stats.floor_all += floor_chunks(&text, &all, budget, false, &path_only);
+        stats.floor_lines += floor_chunks(&text, &all, budget, true, &path_only);
+        let scoped = least_headers(&text, &tree.root, &tree.comment, path_size);
+        stats.floor_scoped += floor_chunks(&text, &protected, budget, false, &|p| scoped[p]);
+        let mut atoms = Vec::new();
+        fitting_atoms(&tree.root, &text, room, &mut atoms);
+        stats.floor_atoms += floor_chunks(&text, &atoms, budget, true, &|p| scoped[p]);
         for sym in syms {
             let size = sizer.size(&text[sym.range.clone()]);
             let idx = chunks.partition_point(|c| c.byte_start <= sym.range.start);
@@ -195,15 +208,21 @@ fn measure(language: &str, root: &Path, budget: usize, max_bytes: u64) -> Stats 
     stats
 }
 
-/// The fewest chunks of at most `budget` chars that keep every `protected` range whole and cut
-/// anywhere else (mid-line, mid-word): with `budget` the room a path line leaves, a floor under
-/// the chunk count of any chunker that meets the symbol bar and names the file in each chunk. Greedy is optimal here: each chunk ends at the last
-/// allowed cut within reach, and no protected range is longer than the budget.
+/// The fewest chunks of at most `budget` chars, header included, that keep every `protected`
+/// range whole and cut anywhere else (mid-line, mid-word; only at line starts if `lines`),
+/// where a chunk starting at byte `p` has a header of `header(p)` chars: a floor under the
+/// chunk count of any chunker that meets the symbol bar and carries such headers.
+///
+/// `f(i)`, the fewest chunks that tile the text up to cut `i`, never decreases with `i` (cut
+/// a tiling of a longer prefix short), so each cut takes its count from the first cut that
+/// reaches it: one pass, cuts in order, filling counts forward. A protected range or line
+/// longer than the room is cut where it must be.
 fn floor_chunks(
     text: &str,
     protected: &[std::ops::Range<usize>],
     budget: usize,
     lines: bool,
+    header: &dyn Fn(usize) -> usize,
 ) -> usize {
     // Byte offsets where a cut is allowed: char boundaries outside every protected range
     // (a cut at `p` is inside `r` when `r.start < p < r.end`).
@@ -224,16 +243,62 @@ fn floor_chunks(
             chars += 1;
         }
     }
-    let mut n = 0;
-    let mut from = 0; // index into cuts
-    while cuts[from].0 < text.len() {
-        let limit = cuts[from].1 + budget;
-        let next = cuts.partition_point(|&(_, c)| c <= limit) - 1;
-        // A line longer than the room is cut where it must be.
-        from = if next > from { next } else { from + 1 };
-        n += 1;
+    let last = cuts.len() - 1;
+    let mut fewest = vec![0; cuts.len()];
+    let mut filled = 0; // `fewest` is known for `cuts[..=filled]`
+    for i in 0..last {
+        let room = budget.saturating_sub(header(cuts[i].0));
+        let limit = cuts[i].1 + room;
+        let reach = (cuts.partition_point(|&(_, c)| c <= limit) - 1).max(i + 1);
+        while filled < reach {
+            filled += 1;
+            fewest[filled] = fewest[i] + 1;
+        }
+        if filled == last {
+            break;
+        }
     }
-    n
+    fewest[last]
+}
+
+/// The ranges of the atoms below `atom` other than gaps that fit `room` chars.
+fn fitting_atoms(atom: &Atom, text: &str, room: usize, out: &mut Vec<std::ops::Range<usize>>) {
+    for child in &atom.children {
+        if child.kind != cleave_core::AtomKind::Gap
+            && text[child.range.clone()].chars().count() <= room
+        {
+            out.push(child.range.clone());
+        } else {
+            fitting_atoms(child, text, room, out);
+        }
+    }
+}
+
+/// The least header, in chars, of a chunk starting at each byte offset of `text`: the path
+/// line, and `in <label>` for the innermost labelled scope the offset lies strictly inside.
+fn least_headers(
+    text: &str,
+    root: &Atom,
+    style: &cleave_core::CommentStyle,
+    path_size: usize,
+) -> Vec<usize> {
+    fn fill(atom: &Atom, style: &cleave_core::CommentStyle, path_size: usize, out: &mut [usize]) {
+        for child in &atom.children {
+            if child.is_scope
+                && child.range.len() > 1
+                && let Some(label) = child.label_text()
+            {
+                let words: Vec<&str> = label.split_whitespace().collect();
+                let line = format!("{}in {}{}\n", style.prefix, words.join(" "), style.suffix);
+                let size = path_size + line.chars().count();
+                out[child.range.start + 1..child.range.end].fill(size);
+            }
+            fill(child, style, path_size, out);
+        }
+    }
+    let mut out = vec![path_size; text.len() + 1];
+    fill(root, style, path_size, &mut out);
+    out
 }
 
 /// Chunks of a plain line-window splitter: greedy runs of whole lines of at most `budget`
@@ -297,7 +362,7 @@ fn corpus_quality_bars() {
             let line = format!(
                 "{language:<10} budget {budget:>5}: {} files {:.1} MB {:.1} MB/s | within {:.2}% | once {:.2}% | \
                  symbols {:.2}% of {} (fitting with header {:.2}% of {}) | crumbs {:.2}% ({:.2}% in split files) | \
-                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x (vs line windows {line_ratio:.3}x; floors with a path line: whole symbols of 1/4-1 budget {:.3}x, all fitting symbols whole {:.3}x, and cuts at line starts {:.3}x) | scope named {:.2}% of {} ({} unnamed leave no room for a scope line) | \
+                 chunks/100KB {per_100kb:.1} vs windows {windows_100kb:.1} = {ratio:.3}x (vs line windows {line_ratio:.3}x; floors with a path line: whole symbols of 1/4-1 budget {:.3}x, all fitting symbols whole {:.3}x, and cuts at line starts {:.3}x; whole symbols of 1/4-1 budget with a scope line {:.3}x, and all fitting atoms whole, cuts at line starts {:.3}x) | scope named {:.2}% of {} ({} unnamed leave no room for a scope line) | \
                  degraded files {} | violations {} | mean header {:.0}, mean body in split files {:.0}",
                 s.files,
                 s.bytes as f64 / 1e6,
@@ -313,6 +378,8 @@ fn corpus_quality_bars() {
                 s.floor as f64 / s.windows.max(1) as f64,
                 s.floor_all as f64 / s.windows.max(1) as f64,
                 s.floor_lines as f64 / s.windows.max(1) as f64,
+                s.floor_scoped as f64 / s.windows.max(1) as f64,
+                s.floor_atoms as f64 / s.windows.max(1) as f64,
                 pct(s.scope_named, s.in_scope),
                 s.in_scope,
                 s.unnamed_no_room,
