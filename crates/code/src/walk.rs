@@ -872,7 +872,9 @@ impl<'a, 't> Walker<'a, 't> {
         AtomLabel { label, name, signature: Some(signature).filter(|s| !s.is_empty()) }
     }
 
-    /// The item's head, without the annotation lines above it, on one line.
+    /// The item's head, without the annotation lines above it or the comment lines between
+    /// it and its body (Python's `def f():` then `# …` lines before the first statement), on
+    /// one line.
     fn signature(&self, start: usize, end: usize, max: usize) -> String {
         let mut head = self.slice(start..end.max(start));
         while head.starts_with('@') || head.starts_with("#[") {
@@ -881,8 +883,23 @@ impl<'a, 't> Walker<'a, 't> {
                 _ => break,
             }
         }
-        let head = head.trim_end().trim_end_matches('{').trim_end();
+        let mut head = head.trim_end();
+        while let Some((before, last)) = head.rsplit_once('\n')
+            && self.is_comment_line(last)
+        {
+            head = before.trim_end();
+        }
+        let head = head.trim_end_matches('{').trim_end();
         fold(head, max)
+    }
+
+    /// Whether `line` holds only a comment: it starts with the language's line comment token
+    /// or is a line of a block comment (`/* …`, ` * …`).
+    fn is_comment_line(&self, line: &str) -> bool {
+        let line = line.trim_start();
+        line.starts_with(self.language.comment)
+            || line.starts_with("/*")
+            || (line.starts_with('*') && self.language.comment == "//")
     }
 
     fn line_end(&self, pos: usize) -> usize {

@@ -63,6 +63,21 @@ fn doc_comments_and_attributes_belong_to_the_item() {
 }
 
 #[test]
+fn signatures_stop_before_comments_above_the_body() {
+    let py = "def save(self, fields=None):\n    # Ensure the pk is set.\n    # Then save.\n    return fields\n";
+    let tree = atomize("python", py);
+    let save = find(&tree.root, "def save").unwrap();
+    assert_eq!(
+        save.label.as_ref().unwrap().signature.as_deref(),
+        Some("def save(self, fields=None):")
+    );
+    let java = "class A {\n    void run()\n    // Runs.\n    /* Really. */\n    {\n    }\n}\n";
+    let tree = atomize("java", java);
+    let run = find(&tree.root, "void run").unwrap();
+    assert_eq!(run.label.as_ref().unwrap().signature.as_deref(), Some("void run()"));
+}
+
+#[test]
 fn decorators_javadoc_and_jsdoc_belong_to_the_item() {
     let py = "import os\n\n\n@app.route('/')\n@login_required\ndef index():\n    return 'hi'\n";
     let tree = atomize("python", py);
