@@ -236,7 +236,7 @@ impl<'a, 't> Walker<'a, 't> {
         if let Some(loaded) = caps.loaded_kids(node) {
             self.kids.extend(loaded);
         } else {
-            crate::pattern::for_each_child(node, cursor, |c| self.kids.push(c.node()));
+            crate::pattern::push_children(node, cursor, &mut self.kids);
         }
         let end = self.kids.len();
         if let (Ok(s), Ok(e)) = (u32::try_from(start), u32::try_from(end)) {
