@@ -1,13 +1,14 @@
 //! `cleave`: walks a tree in parallel and writes chunks an LLM can use on their own.
 //!
 //! The walk is sorted and results are written in path order, so the output is byte-identical
-//! at any thread count. Files are processed in batches: workers read, atomize, pack and render
-//! a batch while the main thread writes the previous results in order, which bounds memory by
-//! a batch rather than by the corpus.
+//! at any thread count. Workers read, atomize, pack and render files in path order while the
+//! main thread writes the finished results in order; a worker takes a file only while few enough
+//! results wait, which bounds memory by a window of files rather than by the corpus.
 
 mod args;
 mod json;
 mod output;
+mod pipeline;
 mod process;
 mod verify;
 mod walk;
@@ -21,16 +22,17 @@ use anyhow::{Context, Result};
 use clap::Parser;
 use cleave_code::ParseContext;
 use cleave_core::{ChunkConfig, Tokenizer, Unit};
-use rayon::prelude::*;
 
 use crate::args::{ChunkArgs, Cli, Command, DumpArgs, FormatArg, SizeArgs, TokenizerArg, UnitArg};
 use crate::output::{FileEntry, Sink};
 use crate::process::{Outcome, Settings, process};
 
-/// Files handed to the workers at once, per thread.
-const BATCH_PER_THREAD: usize = 64;
+/// Bytes of files (each counted 4 KiB larger) that may be in progress or waiting to be written,
+/// per thread: bounds memory by a window rather than by the corpus, and lets the other threads
+/// run ahead while one works through a large file.
+const WINDOW_PER_THREAD: u64 = 4 << 20;
 
-/// Files above this size are "large": see the batch loop in `run_chunk`.
+/// Files above this size are "large": they all go to one worker (see `pipeline`).
 const LARGE_FILE: u64 = 256 * 1024;
 
 fn main() -> ExitCode {
@@ -99,54 +101,42 @@ fn run_chunk(args: &ChunkArgs) -> Result<ExitCode> {
     for (path, err) in &walked.errors {
         eprintln!("cleave: {path}: {err}");
     }
-    // Large files all go to one thread (the one running this loop) while the others take the
-    // small files: a large file's syntax tree costs tens of bytes per source byte, and each
-    // thread's allocator keeps its own high-water mark, so spreading large files over threads
-    // would multiply the peak memory of the run.
-    let write_res: Result<()> = pool.install(|| {
-        let mut large_ctx = ParseContext::new();
-        for batch in walked.files.chunks(BATCH_PER_THREAD * threads) {
-            let sink_ref = &sink;
-            let work = |ctx: &mut ParseContext, input: &walk::Input| {
-                let result = process(input, &settings, ctx);
-                let bytes = sink_ref.render(&result);
-                (FileEntry::of(&result), result.is_error, bytes)
-            };
-            let (large, small): (Vec<usize>, Vec<usize>) =
-                (0..batch.len()).partition(|&i| batch[i].size > LARGE_FILE);
-            let (large_out, small_out) = rayon::join(
-                || large.iter().map(|&i| work(&mut large_ctx, &batch[i])).collect::<Vec<_>>(),
-                || {
-                    small
-                        .par_iter()
-                        .map_init(ParseContext::new, |ctx, &i| work(ctx, &batch[i]))
-                        .collect::<Vec<_>>()
-                },
-            );
-            let mut slots: Vec<Option<_>> = (0..batch.len()).map(|_| None).collect();
-            for (i, out) in large.iter().zip(large_out).chain(small.iter().zip(small_out)) {
-                slots[*i] = Some(out);
-            }
-            for (entry, is_error, bytes) in slots.into_iter().flatten() {
-                let bytes =
-                    bytes.with_context(|| format!("{}: cannot write chunks", entry.path))?;
-                sink.write(&bytes)?;
-                if is_error {
-                    n_errors += 1;
-                    if let Outcome::Skipped { reason } = &entry.outcome {
-                        eprintln!("cleave: {}: {reason}", entry.path);
-                    }
+    // Workers read, atomize, pack and render files in path order; this thread writes each
+    // file's records as soon as the files before it are written. Large files all go to one
+    // worker (see `pipeline`).
+    let renderer = sink.renderer();
+    let work = |ctx: &mut ParseContext, input: &walk::Input| {
+        let result = process(input, &settings, ctx);
+        let bytes = renderer.render(&result);
+        (FileEntry::of(&result), result.is_error, bytes)
+    };
+    let write_res: Result<()> = pipeline::run_ordered(
+        &pool,
+        &walked.files,
+        pipeline::Plan::new(
+            WINDOW_PER_THREAD * threads as u64,
+            walked.files.iter().map(|f| (f.size + 4096, f.size > LARGE_FILE)),
+        ),
+        ParseContext::new,
+        work,
+        |(entry, is_error, bytes)| {
+            let bytes = bytes.with_context(|| format!("{}: cannot write chunks", entry.path))?;
+            sink.write(&bytes)?;
+            if is_error {
+                n_errors += 1;
+                if let Outcome::Skipped { reason } = &entry.outcome {
+                    eprintln!("cleave: {}: {reason}", entry.path);
                 }
-                n_chunks += entry.chunks;
-                n_bytes += entry.bytes;
-                entries.push(entry);
             }
+            n_chunks += entry.chunks;
+            n_bytes += entry.bytes;
+            entries.push(entry);
             if let Some(bar) = &progress {
-                bar.inc(batch.len() as u64);
+                bar.inc(1);
             }
-        }
-        Ok(())
-    });
+            Ok(())
+        },
+    );
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }

@@ -107,6 +107,47 @@ pub enum Sink {
     Dir { tmp: PathBuf, target: PathBuf, manifest_chunks: Vec<u8>, first: bool },
 }
 
+/// Renders records for a [`Sink`]; shared by the worker threads.
+pub enum Renderer {
+    Jsonl,
+    Json,
+    /// Writes chunk files into this folder and renders manifest entries.
+    Dir(PathBuf),
+}
+
+impl Renderer {
+    /// Renders one file's records; runs on worker threads. For a folder it also writes the
+    /// chunk files and returns the manifest entries.
+    pub fn render(&self, result: &FileResult) -> io::Result<Vec<u8>> {
+        let mut buf = Vec::with_capacity(
+            result.chunks.iter().map(|c| c.text.len() + c.header.len() + 256).sum(),
+        );
+        match self {
+            Renderer::Jsonl => {
+                for chunk in &result.chunks {
+                    json::write_chunk(&mut buf, chunk)?;
+                    buf.push(b'\n');
+                }
+            }
+            Renderer::Json => {
+                for chunk in &result.chunks {
+                    buf.extend_from_slice(b",\n");
+                    json::write_chunk(&mut buf, chunk)?;
+                }
+            }
+            Renderer::Dir(tmp) => {
+                for (idx, chunk) in result.chunks.iter().enumerate() {
+                    let file = chunk_file_name(chunk, idx);
+                    fs::write(tmp.join(&file), chunk.rendered())?;
+                    buf.extend_from_slice(b",\n");
+                    serde_json::to_writer(&mut buf, &manifest_chunk(chunk, file))?;
+                }
+            }
+        }
+        Ok(buf)
+    }
+}
+
 impl Sink {
     /// A sink writing `format` to stdout or to `output`.
     pub fn stream(json: bool, output: Option<&Path>) -> Result<Self> {
@@ -151,35 +192,13 @@ impl Sink {
         Ok(Sink::Dir { tmp, target: target.to_owned(), manifest_chunks: Vec::new(), first: true })
     }
 
-    /// Renders one file's records; runs on worker threads. For a folder it also writes the
-    /// chunk files and returns the manifest entries.
-    pub fn render(&self, result: &FileResult) -> io::Result<Vec<u8>> {
-        let mut buf = Vec::with_capacity(
-            result.chunks.iter().map(|c| c.text.len() + c.header.len() + 256).sum(),
-        );
+    /// What renders records for this sink on worker threads, while the sink writes.
+    pub fn renderer(&self) -> Renderer {
         match self {
-            Sink::Jsonl(_) => {
-                for chunk in &result.chunks {
-                    json::write_chunk(&mut buf, chunk)?;
-                    buf.push(b'\n');
-                }
-            }
-            Sink::Json { .. } => {
-                for chunk in &result.chunks {
-                    buf.extend_from_slice(b",\n");
-                    json::write_chunk(&mut buf, chunk)?;
-                }
-            }
-            Sink::Dir { tmp, .. } => {
-                for (idx, chunk) in result.chunks.iter().enumerate() {
-                    let file = chunk_file_name(chunk, idx);
-                    fs::write(tmp.join(&file), chunk.rendered())?;
-                    buf.extend_from_slice(b",\n");
-                    serde_json::to_writer(&mut buf, &manifest_chunk(chunk, file))?;
-                }
-            }
+            Sink::Jsonl(_) => Renderer::Jsonl,
+            Sink::Json { .. } => Renderer::Json,
+            Sink::Dir { tmp, .. } => Renderer::Dir(tmp.clone()),
         }
-        Ok(buf)
     }
 
     /// Writes rendered records, in order.

@@ -1,0 +1,367 @@
+//! Ordered parallel work: the pool's threads take items and work on them while the calling
+//! thread receives the results and hands them on in input order, each as soon as the items
+//! before it are handed on. Nothing waits at batch ends: a thread that finishes an item takes
+//! the next one, and writing overlaps the work on later items.
+//!
+//! Memory stays bounded by two limits, measured in item weights (file sizes):
+//! - an item is taken in order only while the items from the next one to hand on up to it
+//!   weigh at most `window` (or it is that next one), so few results wait for their turn;
+//! - "heavy" items (large files, whose syntax trees cost tens of bytes per source byte) all go
+//!   to the first thread: each thread's allocator keeps its own high-water mark, and spreading
+//!   heavy items over threads would multiply the peak memory of the run. So that the first
+//!   thread does not end up working through them alone at the end, it takes each heavy item as
+//!   soon as the item is within [`LOOKAHEAD`] windows of the next one to hand on, before the
+//!   light items in order; the other threads skip heavy items.
+
+use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+/// How many windows ahead of the next item to hand on the first thread takes heavy items.
+const LOOKAHEAD: u64 = 4;
+
+/// What the threads share: which items are taken, which handed on.
+struct State {
+    /// The first light item not taken yet (or past the end).
+    next: usize,
+    /// Index into the heavy items of the first one not taken yet.
+    next_heavy: usize,
+    /// Items handed on: all before this index.
+    done: usize,
+    /// Set when the receiver stopped (it failed) or a worker panicked: take nothing more.
+    stop: bool,
+}
+
+/// How a run may take items: their weights as running sums, which are heavy, and the window.
+pub struct Plan {
+    /// `before[i]`: the weight of the items before `i` (`len + 1` sums).
+    before: Vec<u64>,
+    is_heavy: Vec<bool>,
+    /// The heavy items, in order.
+    heavy: Vec<usize>,
+    window: u64,
+}
+
+impl Plan {
+    /// A plan for items given as (weight, heavy), taken within `window` of the next result to
+    /// hand on.
+    pub fn new(window: u64, items: impl IntoIterator<Item = (u64, bool)>) -> Self {
+        let mut before = vec![0];
+        let mut is_heavy = Vec::new();
+        for (weight, heavy) in items {
+            before.push(before[before.len() - 1] + weight);
+            is_heavy.push(heavy);
+        }
+        let heavy = (0..is_heavy.len()).filter(|&i| is_heavy[i]).collect();
+        Self { before, is_heavy, heavy, window }
+    }
+
+    /// The weight of items `from..=to`.
+    fn span(&self, from: usize, to: usize) -> u64 {
+        self.before[to + 1] - self.before[from]
+    }
+}
+
+struct Shared {
+    state: Mutex<State>,
+    changed: Condvar,
+    plan: Plan,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // No user code runs under the lock, so a panic elsewhere leaves the state consistent.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next item for worker `me`, or `None` when none is left for it (or the run stopped).
+    fn take(&self, me: usize) -> Option<usize> {
+        let plan = &self.plan;
+        let len = plan.is_heavy.len();
+        let mut state = self.lock();
+        loop {
+            if state.stop {
+                return None;
+            }
+            if me == 0
+                && let Some(&h) = plan.heavy.get(state.next_heavy)
+                && (h == state.done || plan.span(state.done, h) <= LOOKAHEAD * plan.window)
+            {
+                state.next_heavy += 1;
+                return Some(h);
+            }
+            while state.next < len && plan.is_heavy[state.next] {
+                state.next += 1;
+            }
+            let i = state.next;
+            if i < len {
+                if i == state.done || plan.span(state.done, i) <= plan.window {
+                    state.next += 1;
+                    return Some(i);
+                }
+            } else if me != 0 || state.next_heavy == plan.heavy.len() {
+                return None;
+            }
+            // Wait for results to be handed on: that moves the window.
+            state = self.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn set(&self, f: impl FnOnce(&mut State)) {
+        f(&mut self.lock());
+        self.changed.notify_all();
+    }
+}
+
+/// Stops the run if a worker unwinds, so that no other thread waits for its result.
+struct StopOnPanic<'a>(&'a Shared);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.set(|s| s.stop = true);
+        }
+    }
+}
+
+/// Runs `work` on each of `items` on `pool`'s threads, each thread with its own context from
+/// `context`, and calls `receive` on the calling thread with each result in input order. Items
+/// are taken as `plan` says (one entry per item): within its window of the next to receive,
+/// and heavy items all on one thread, up to [`LOOKAHEAD`] windows early. Stops at the first
+/// error of `receive`.
+///
+/// The calling thread must not be one of `pool`'s: it waits for results while the pool works.
+pub fn run_ordered<T, R, C, E>(
+    pool: &rayon::ThreadPool,
+    items: &[T],
+    plan: Plan,
+    context: impl Fn() -> C + Sync,
+    work: impl Fn(&mut C, &T) -> R + Sync,
+    mut receive: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Sync,
+    R: Send,
+{
+    assert_eq!(plan.is_heavy.len(), items.len(), "one plan entry per item");
+    let shared = Shared {
+        state: Mutex::new(State { next: 0, next_heavy: 0, done: 0, stop: false }),
+        changed: Condvar::new(),
+        plan,
+    };
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    pool.in_place_scope(|scope| {
+        for me in 0..pool.current_num_threads().max(1) {
+            let tx = tx.clone();
+            let (shared, context, work) = (&shared, &context, &work);
+            scope.spawn(move |_| {
+                let _guard = StopOnPanic(shared);
+                let mut ctx = context();
+                while let Some(i) = shared.take(me) {
+                    if tx.send((i, work(&mut ctx, &items[i]))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        // Results that arrived before their turn, at `index - done`.
+        let mut early: std::collections::VecDeque<Option<R>> = std::collections::VecDeque::new();
+        let mut done = 0;
+        for (i, result) in &rx {
+            let at = i - done;
+            if early.len() <= at {
+                early.resize_with(at + 1, || None);
+            }
+            early[at] = Some(result);
+            let before = done;
+            while let Some(next) = early.front_mut().and_then(Option::take) {
+                early.pop_front();
+                done += 1;
+                if let Err(err) = receive(next) {
+                    shared.set(|s| s.stop = true);
+                    return Err(err);
+                }
+            }
+            if done > before {
+                shared.set(|s| s.done = done);
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool")
+    }
+
+    /// Uneven work, so that later items often finish first.
+    fn busy(x: u64) -> u64 {
+        (0..(x * 7919) % 5000).fold(x, |a, b| a.wrapping_mul(31).wrapping_add(b))
+    }
+
+    #[test]
+    fn results_come_in_input_order_at_any_thread_count() {
+        let items: Vec<u64> = (0..500).collect();
+        let want: Vec<(u64, u64)> = items.iter().map(|&x| (x, busy(x))).collect();
+        for threads in [1, 2, 4] {
+            for window in [1, 3, 64] {
+                let mut seen = Vec::new();
+                let res: Result<(), ()> = run_ordered(
+                    &pool(threads),
+                    &items,
+                    Plan::new(window, items.iter().map(|x| (1, x % 7 == 0))),
+                    || (),
+                    |(), &x| (x, busy(x)),
+                    |r| {
+                        seen.push(r);
+                        Ok(())
+                    },
+                );
+                assert_eq!(res, Ok(()));
+                assert_eq!(seen, want, "threads {threads}, window {window}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_window_bounds_the_results_that_wait() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        let items: Vec<u64> = (0..400).collect();
+        // Weights 1–3; a window of 6 lets an item start only within 6 of the next to receive.
+        let weight = |&x: &u64| x % 3 + 1;
+        let received_weight = AtomicU64::new(0);
+        let before: Vec<u64> = items
+            .iter()
+            .scan(0, |sum, x| {
+                let at = *sum;
+                *sum += weight(x);
+                Some(at)
+            })
+            .collect();
+        let res: Result<(), ()> = run_ordered(
+            &pool(3),
+            &items,
+            Plan::new(6, items.iter().map(|x| (weight(x), false))),
+            || (),
+            |(), &x| {
+                // What lies between the next item to receive and this one, this one included,
+                // fits the window (at most what lay there when the item was taken).
+                let waiting = before[x as usize] - received_weight.load(Ordering::SeqCst);
+                assert!(waiting == 0 || waiting + weight(&x) <= 6, "item {x}: {waiting} ahead");
+                busy(x)
+            },
+            |_| {
+                let n = received_weight.load(Ordering::SeqCst);
+                let next = before.iter().position(|&b| b == n).expect("an item starts there");
+                received_weight.store(n + weight(&items[next]), Ordering::SeqCst);
+                Ok(())
+            },
+        );
+        assert_eq!(res, Ok(()));
+        assert_eq!(received_weight.into_inner(), items.iter().map(weight).sum::<u64>());
+    }
+
+    #[test]
+    fn heavy_items_all_run_on_one_thread() {
+        let items: Vec<usize> = (0..300).collect();
+        let mut threads_of_heavy = std::collections::BTreeSet::new();
+        let res: Result<(), ()> = run_ordered(
+            &pool(3),
+            &items,
+            Plan::new(16, items.iter().map(|x| (1, x % 5 == 0))),
+            || (),
+            |(), &x| (x, std::thread::current().id()),
+            |(x, id)| {
+                if x % 5 == 0 {
+                    threads_of_heavy.insert(format!("{id:?}"));
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(res, Ok(()));
+        assert_eq!(threads_of_heavy.len(), 1, "{threads_of_heavy:?}");
+    }
+
+    #[test]
+    fn heavy_items_start_early_within_the_lookahead() {
+        // Light items weigh 1, the heavy ones (every 40th) 10; window 20, so heavy items within
+        // 80 of the next item to receive may start.
+        let items: Vec<u64> = (0..400).collect();
+        let weight = |&x: &u64| if x % 40 == 39 { 10 } else { 1 };
+        let res: Result<(), ()> = run_ordered(
+            &pool(2),
+            &items,
+            Plan::new(20, items.iter().map(|x| (weight(x), x % 40 == 39))),
+            || 0u32,
+            |taken, &x| {
+                *taken += 1;
+                (x, *taken)
+            },
+            |(x, taken)| {
+                // The first thread starts with item 39, the first heavy one, which lies within
+                // the lookahead of item 0.
+                if x == 39 {
+                    assert_eq!(taken, 1);
+                }
+                Ok(())
+            },
+        );
+        assert_eq!(res, Ok(()));
+    }
+
+    #[test]
+    fn an_error_stops_the_run_and_is_returned() {
+        let items: Vec<usize> = (0..10_000).collect();
+        let mut received = 0;
+        let res = run_ordered(
+            &pool(2),
+            &items,
+            Plan::new(8, items.iter().map(|_| (1, false))),
+            || (),
+            |(), &x| x,
+            |x| {
+                received += 1;
+                if x == 100 { Err(x) } else { Ok(()) }
+            },
+        );
+        assert_eq!(res, Err(100));
+        assert_eq!(received, 101);
+    }
+
+    #[test]
+    fn no_items_give_no_results() {
+        let items: Vec<u8> = Vec::new();
+        let res: Result<(), ()> = run_ordered(
+            &pool(2),
+            &items,
+            Plan::new(4, items.iter().map(|_| (1, true))),
+            || (),
+            |(), &x| x,
+            |_| panic!("no result expected"),
+        );
+        assert_eq!(res, Ok(()));
+    }
+
+    #[test]
+    fn a_panicking_worker_does_not_hang_the_others() {
+        let items: Vec<usize> = (0..200).collect();
+        let run = std::panic::catch_unwind(|| {
+            let _: Result<(), ()> = run_ordered(
+                &pool(2),
+                &items,
+                Plan::new(4, items.iter().map(|_| (1, false))),
+                || (),
+                |(), &x| {
+                    assert!(x != 50, "item 50 fails");
+                    x
+                },
+                |_| Ok(()),
+            );
+        });
+        assert!(run.is_err(), "the panic reaches the caller");
+    }
+}
