@@ -14,7 +14,8 @@
 # Every contender is a whole process timed from outside, start to exit (wall clock), with peak
 # RSS from /usr/bin/time: cleave writes JSON Lines to a file; the harness binary (parse-only,
 # text-splitter, and cleave's library pipeline in process) reads the same files with the same
-# number of rayon threads.
+# number of rayon threads. cleave and parse-only run alternately, REPS rounds for each budget and
+# unit, and each of their ratios compares the runs of one such set.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -66,29 +67,44 @@ echo "bench: building cleave (release) and the harness (release)" >&2
 cleave="$cleave_target/release/cleave"
 harness="$here/target/release/cleave-bench"
 
-# measure NAME REPS CMD...: runs CMD REPS times (stdout to $tmp/NAME.out); prints the best wall
-# time, the largest peak RSS (KiB), the least CPU time (user + system) and a status. CPU time
-# is the steadier figure on a shared machine: other jobs stretch wall time far more.
+# run_once NAME CMD...: runs CMD once (stdout to $tmp/NAME.out); prints its wall seconds, peak
+# RSS (KiB), CPU seconds (user + system) and status (ok or fail).
+run_once() {
+    local name="$1" t0 t1 secs rss u s status=ok
+    shift
+    t0=$(date +%s%N)
+    if ! /usr/bin/time -f '%M %U %S' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+        status=fail
+    fi
+    t1=$(date +%s%N)
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+    read -r rss u s < <(tail -1 "$tmp/$name.time")
+    [[ "$rss" =~ ^[0-9]+$ ]] || { rss=0; u=0; s=0; }
+    echo "$secs $rss $(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }') $status"
+}
+
+# fold "BEST PEAK CPU STATUS" "SECS RSS CPU STATUS": the best wall time, the largest peak, the
+# least CPU time and the worst status of both (the first may be empty). CPU time is the steadier
+# figure on a shared machine: other jobs stretch wall time far more.
+fold() {
+    [[ -z $1 ]] && { echo "$2"; return; }
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        split(a, x, " "); split(b, y, " ")
+        printf "%s %s %s %s\n", (y[1] < x[1] ? y[1] : x[1]), (y[2] > x[2] ? y[2] : x[2]),
+            (y[3] < x[3] ? y[3] : x[3]), (x[4] == "ok" ? y[4] : x[4]) }'
+}
+
+# measure NAME REPS CMD...: runs CMD REPS times (stdout to $tmp/NAME.out), stopping at a
+# failure; prints the fold of the runs.
 measure() {
-    local name="$1" n="$2" best="" peak=0 cpu="" status=ok
+    local name="$1" n="$2" acc="" one
     shift 2
     for ((i = 0; i < n; i++)); do
-        local t0 t1 secs rss used
-        t0=$(date +%s%N)
-        if ! /usr/bin/time -f '%M %U %S' -o "$tmp/$name.time" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
-            status=fail
-        fi
-        t1=$(date +%s%N)
-        secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
-        read -r rss u s < <(tail -1 "$tmp/$name.time")
-        [[ "$rss" =~ ^[0-9]+$ ]] || { rss=0; u=0; s=0; }
-        used=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
-        if [[ -z "$best" ]] || awk -v a="$secs" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$secs; fi
-        if [[ -z "$cpu" ]] || awk -v a="$used" -v b="$cpu" 'BEGIN { exit !(a < b) }'; then cpu=$used; fi
-        ((rss > peak)) && peak=$rss
-        [[ $status == fail ]] && break
+        one=$(run_once "$name" "$@")
+        acc=$(fold "$acc" "$one")
+        [[ $one == *fail ]] && break
     done
-    echo "$best $peak $cpu $status"
+    echo "$acc"
 }
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -100,18 +116,32 @@ row() { printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$results"; }
 bench_corpus() { # CORPUS [quick]: quick = cleave chars at the first budget + parse-only only
     local corpus="$1" quick="${2:-}" dir="$here/corpus/$1"
     local bytes files
-    read -r secs peak cpu status < <(measure parse "$reps" "$harness" parse --threads "$threads" "$dir")
+    local parse_cmd=("$harness" parse --threads "$threads" "$dir") parse_all=""
+    read -r secs peak cpu status < <(run_once parse "${parse_cmd[@]}")
     bytes=$(sed -n 's/.*bytes=\([0-9]*\).*/\1/p' "$tmp/parse.out")
     files=$(sed -n 's/.*files=\([0-9]*\).*/\1/p' "$tmp/parse.out")
     echo "bench: $corpus: $files files, $bytes bytes; parse-only ${secs}s (cpu ${cpu}s)" >&2
-    row "$corpus" "$bytes" - - parse "$secs" "$peak" "$cpu" "$status" 0
+    parse_all=$(fold "" "$secs $peak $cpu $status")
     for budget in $budgets; do
         for unit in $units; do
             if [[ -n $quick ]] && [[ $unit != chars || $budget != "${budgets%% *}" ]]; then continue; fi
             local cu=$unit
             [[ $unit == tokens ]] && cu=tokens
-            read -r secs peak cpu status < <(measure cleave "$reps" "$cleave" chunk "$dir" --format jsonl \
-                --budget "$budget" --unit "$cu" --threads "$threads" --no-ignore --quiet)
+            # cleave and parse-only run alternately, so that a busy minute on the machine
+            # lands on both sides of their ratio; parse-only gets a row of its own here.
+            local cleave_cmd=("$cleave" chunk "$dir" --format jsonl --budget "$budget" --unit "$cu"
+                --threads "$threads" --no-ignore --quiet) parse_acc="" cleave_acc="" one
+            for ((r = 0; r < reps; r++)); do
+                one=$(run_once parse "${parse_cmd[@]}")
+                parse_acc=$(fold "$parse_acc" "$one")
+                one=$(run_once cleave "${cleave_cmd[@]}")
+                cleave_acc=$(fold "$cleave_acc" "$one")
+                [[ $one == *fail ]] && break
+            done
+            parse_all=$(fold "$parse_all" "$parse_acc")
+            read -r secs peak cpu status <<<"$parse_acc"
+            row "$corpus" "$bytes" "$budget" "$unit" parse "$secs" "$peak" "$cpu" "$status" 0
+            read -r secs peak cpu status <<<"$cleave_acc"
             local chunks
             chunks=$(wc -l <"$tmp/cleave.out")
             # Every non-empty, non-hidden UTF-8 file must come out as chunks (empty files give none).
@@ -154,6 +184,8 @@ print(f"{len(paths)}/{expected}")' "$tmp/cleave.out" "$dir" 2>/dev/null || echo 
             fi
         done
     done
+    read -r secs peak cpu status <<<"$parse_all"
+    row "$corpus" "$bytes" - - parse "$secs" "$peak" "$cpu" "$status" 0
 }
 
 for lang in "${langs[@]}"; do bench_corpus "$lang"; done
@@ -178,6 +210,7 @@ out="${OUT:-$here/runs/$(date +%Y-%m-%d)-$machine.txt}"
     echo "load average (1, 5, 15 min): $load_before at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end (other jobs share the machine)"
     echo "threads: $threads everywhere (cleave --threads, rayon pools of the harness)"
     echo "timing: wall clock of the whole process, best of $reps (text-splitter: best of $splitter_reps); cpu = user + system, least of the runs; peak = max RSS"
+    echo "        parse-only and cleave alternate, $reps rounds for each budget and unit; cleave/parse compares the runs of one set"
     echo "corpora:"
     for lang in "${langs[@]}"; do
         echo "  $lang: $(sed -n 's/^source: //p' "$here/corpus/$lang.MANIFEST"); $(sed -n 's/^files: //p' "$here/corpus/$lang.MANIFEST") files, digest $(sed -n 's/^digest: //p' "$here/corpus/$lang.MANIFEST")"
