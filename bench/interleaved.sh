@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The parse-only ratio alone, timed with less noise than run.sh gives it: parse-only and cleave
+# The parse-only ratio alone, with more rounds than run.sh gives it: parse-only and cleave
 # (chars) run alternately, ROUNDS times per corpus, and each keeps its least CPU time (user +
-# system). On a shared machine the other jobs slow some runs and never speed one up, so the
-# least of many alternating runs is the steadiest estimate of a process's own cost; run.sh
-# times each contender in one block, so a busy minute can land on one side only.
+# system) and its least wall time. On a shared machine the other jobs slow some runs and never
+# speed one up, so the least of many alternating runs is the steadiest estimate of a process's
+# own cost.
 #
 #   bench/interleaved.sh                 # every corpus
 #   bench/interleaved.sh python go       # some corpora
@@ -31,10 +31,10 @@ build_contenders interleaved
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# CPU seconds (user + system) of one run of the command.
+# CPU seconds (user + system) and wall seconds of one run of the command.
 cpu() {
-    /usr/bin/time -o "$tmp/time" -f '%U %S' "$@" >/dev/null 2>&1
-    awk '{ printf "%.2f", $1 + $2 }' "$tmp/time"
+    /usr/bin/time -o "$tmp/time" -f '%U %S %e' "$@" >/dev/null 2>&1
+    awk '{ printf "%.2f %.2f\n", $1 + $2, $3 }' "$tmp/time"
 }
 
 {
@@ -42,24 +42,30 @@ cpu() {
     echo "command: bench/interleaved.sh ${langs[*]}  (ROUNDS=$rounds THREADS=$threads BUDGET=$budget)"
     echo "cleave: $(cd "$root" && git log -1 --format='%h %s')$(cd "$root" && git diff --quiet HEAD -- crates || echo ' (+ uncommitted changes)')"
     echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); load average $(cut -d' ' -f1-3 /proc/loadavg) at the start"
-    echo "each round runs parse-only, then cleave chunk (chars, JSONL to a file); least CPU seconds of $rounds rounds"
+    echo "each round runs parse-only, then cleave chunk (chars, JSONL to a file); least CPU seconds and least wall"
+    echo "seconds of $rounds rounds; per-round ratios are on CPU time"
     echo
-    printf '%11s %6s %14s %14s %14s %20s\n' corpus MB 'parse cpu-s' 'cleave cpu-s' 'parse / cleave' 'per-round ratios'
+    printf '%11s %6s %12s %13s %9s %11s %12s %9s   %s\n' corpus MB 'parse cpu-s' 'cleave cpu-s' 'cpu ratio' \
+        'parse wall' 'cleave wall' 'wall ratio' 'per-round ratios'
 } | tee "$out"
 
 for lang in "${langs[@]}"; do
     dir="$here/corpus/$lang"
     mb=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.1f", s / 1e6 }')
-    best_parse="" best_cleave="" ratios=""
+    best_parse="" best_cleave="" wall_parse="" wall_cleave="" ratios=""
     for ((r = 0; r < rounds; r++)); do
-        p=$(cpu "$harness" parse --threads "$threads" "$dir")
-        c=$(cpu "$cleave" chunk "$dir" --threads "$threads" --budget "$budget" --no-ignore -q \
+        read -r p pw < <(cpu "$harness" parse --threads "$threads" "$dir")
+        read -r c cw < <(cpu "$cleave" chunk "$dir" --threads "$threads" --budget "$budget" --no-ignore -q \
             -o "$tmp/out.jsonl")
         best_parse=$(awk -v a="$p" -v b="${best_parse:-$p}" 'BEGIN { print (a < b) ? a : b }')
         best_cleave=$(awk -v a="$c" -v b="${best_cleave:-$c}" 'BEGIN { print (a < b) ? a : b }')
+        wall_parse=$(awk -v a="$pw" -v b="${wall_parse:-$pw}" 'BEGIN { print (a < b) ? a : b }')
+        wall_cleave=$(awk -v a="$cw" -v b="${wall_cleave:-$cw}" 'BEGIN { print (a < b) ? a : b }')
         ratios+="$(awk -v p="$p" -v c="$c" 'BEGIN { printf "%.2f ", p / c }')"
     done
-    awk -v l="$lang" -v mb="$mb" -v p="$best_parse" -v c="$best_cleave" -v r="$ratios" 'BEGIN {
-        printf "%11s %6.1f %14.2f %14.2f %14.2f   %s\n", l, mb, p, c, p / c, r }' | tee -a "$out"
+    awk -v l="$lang" -v mb="$mb" -v p="$best_parse" -v c="$best_cleave" -v pw="$wall_parse" \
+        -v cw="$wall_cleave" -v r="$ratios" 'BEGIN {
+        printf "%11s %6.1f %12.2f %13.2f %9.2f %11.2f %12.2f %9.2f   %s\n", l, mb, p, c, p / c, pw, cw, pw / cw, r }' |
+        tee -a "$out"
 done
 echo "interleaved: written to $out" >&2
