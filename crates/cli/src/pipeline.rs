@@ -84,7 +84,8 @@ impl Shared {
             }
             if me == 0
                 && let Some(&h) = plan.heavy.get(state.next_heavy)
-                && (h == state.done || plan.span(state.done, h) <= LOOKAHEAD * plan.window)
+                && (h == state.done
+                    || plan.span(state.done, h) <= plan.window.saturating_mul(LOOKAHEAD))
             {
                 state.next_heavy += 1;
                 return Some(h);
@@ -112,7 +113,7 @@ impl Shared {
     }
 }
 
-/// Stops the run if a worker unwinds, so that no other thread waits for its result.
+/// Stops the run if a worker or the receiver unwinds, so that no thread waits for the other.
 struct StopOnPanic<'a>(&'a Shared);
 
 impl Drop for StopOnPanic<'_> {
@@ -143,6 +144,7 @@ where
     R: Send,
 {
     assert_eq!(plan.is_heavy.len(), items.len(), "one plan entry per item");
+    debug_assert!(pool.current_thread_index().is_none(), "called from one of the pool's threads");
     let shared = Shared {
         state: Mutex::new(State { next: 0, next_heavy: 0, done: 0, stop: false }),
         changed: Condvar::new(),
@@ -164,6 +166,9 @@ where
             });
         }
         drop(tx);
+        // A panic in `receive` must stop the workers too: the scope waits for them before it
+        // passes the panic on.
+        let _guard = StopOnPanic(&shared);
         // Results that arrived before their turn, at `index - done`.
         let mut early: std::collections::VecDeque<Option<R>> = std::collections::VecDeque::new();
         let mut done = 0;
@@ -344,6 +349,26 @@ mod tests {
             |_| panic!("no result expected"),
         );
         assert_eq!(res, Ok(()));
+    }
+
+    #[test]
+    fn a_panicking_receiver_does_not_hang_the_workers() {
+        // A window of one item: workers wait for each result to be received.
+        let items: Vec<usize> = (0..50).collect();
+        let run = std::panic::catch_unwind(|| {
+            let _: Result<(), ()> = run_ordered(
+                &pool(4),
+                &items,
+                Plan::new(1, items.iter().map(|_| (1, false))),
+                || (),
+                |(), &x| x,
+                |x| {
+                    assert!(x != 2, "receiving item 2 fails");
+                    Ok(())
+                },
+            );
+        });
+        assert!(run.is_err(), "the panic reaches the caller");
     }
 
     #[test]
