@@ -78,11 +78,11 @@ fn run_chunk(args: &ChunkArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let config = build_config(&args.size)?;
     let settings = Settings { config: config.clone(), max_file_size: args.max_file_size };
-    let walked = walk::walk(&args.path, args.hidden, args.no_ignore)?;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let walked = walk::walk(&args.path, args.hidden, args.no_ignore, threads)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

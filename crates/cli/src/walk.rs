@@ -1,6 +1,7 @@
 //! Finding the files to chunk: `ignore`'s walker, sorted by relative path.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 
@@ -24,17 +25,16 @@ pub struct Walked {
     pub errors: Vec<(String, String)>,
 }
 
-/// Walks `root` (a file or a folder), honouring ignore files unless `no_ignore`, skipping
-/// hidden entries unless `hidden`. The result is sorted, so it does not depend on the order
-/// in which the file system lists entries.
-pub fn walk(root: &Path, hidden: bool, no_ignore: bool) -> Result<Walked> {
+/// Walks `root` (a file or a folder) on `threads` threads, honouring ignore files unless
+/// `no_ignore`, skipping hidden entries unless `hidden`. The result is sorted, so it does not
+/// depend on the order in which the file system lists entries or the threads find them.
+pub fn walk(root: &Path, hidden: bool, no_ignore: bool, threads: usize) -> Result<Walked> {
     let meta =
         std::fs::metadata(root).with_context(|| format!("{}: cannot read", root.display()))?;
-    let mut walked = Walked::default();
     if meta.is_file() {
         let rel = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
-        walked.files.push(Input { rel: rel.into_owned(), abs: root.to_owned(), size: meta.len() });
-        return Ok(walked);
+        let file = Input { rel: rel.into_owned(), abs: root.to_owned(), size: meta.len() };
+        return Ok(Walked { files: vec![file], errors: Vec::new() });
     }
     let mut builder = ignore::WalkBuilder::new(root);
     builder
@@ -42,28 +42,34 @@ pub fn walk(root: &Path, hidden: bool, no_ignore: bool) -> Result<Walked> {
         .hidden(!hidden)
         .require_git(false)
         .follow_links(false)
+        .threads(threads)
         // Never descend into version-control internals, even with --hidden.
         .filter_entry(|e| e.file_name() != ".git");
-    for entry in builder.build() {
-        match entry {
-            Ok(entry) => {
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
-                    continue;
+    let found = Mutex::new(Walked::default());
+    builder.build_parallel().run(|| {
+        Box::new(|entry| {
+            let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+            match entry {
+                Ok(entry) => {
+                    if entry.file_type().is_some_and(|t| t.is_file()) {
+                        let size = entry.metadata().map_or(0, |m| m.len());
+                        let abs = entry.into_path();
+                        let rel = relative(root, &abs);
+                        found.files.push(Input { rel, abs, size });
+                    }
                 }
-                let size = entry.metadata().map_or(0, |m| m.len());
-                let abs = entry.into_path();
-                let rel = relative(root, &abs);
-                walked.files.push(Input { rel, abs, size });
+                Err(err) => {
+                    let path = match &err {
+                        ignore::Error::WithPath { path, .. } => relative(root, path),
+                        _ => String::new(),
+                    };
+                    found.errors.push((path, err.to_string()));
+                }
             }
-            Err(err) => {
-                let path = match &err {
-                    ignore::Error::WithPath { path, .. } => relative(root, path),
-                    _ => String::new(),
-                };
-                walked.errors.push((path, err.to_string()));
-            }
-        }
-    }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut walked = found.into_inner().unwrap_or_else(PoisonError::into_inner);
     walked.files.sort_by(|a, b| a.rel.cmp(&b.rel));
     walked.errors.sort();
     Ok(walked)
