@@ -1,7 +1,7 @@
-//! Ordered parallel work: the pool's threads take items and work on them while the calling
-//! thread receives the results and hands them on in input order, each as soon as the items
-//! before it are handed on. Nothing waits at batch ends: a thread that finishes an item takes
-//! the next one, and writing overlaps the work on later items.
+//! Ordered parallel work: the pool's threads take items and work on them, and the results are
+//! handed on in input order, each as soon as the items before it are handed on, by the thread
+//! that finished the last one missing. Nothing waits at batch ends: a thread that finishes an
+//! item takes the next one, and writing overlaps the work on later items.
 //!
 //! Memory stays bounded by two limits, measured in item weights (file sizes):
 //! - an item is taken in order only while the items from the next one to hand on up to it
@@ -13,7 +13,7 @@
 //!   soon as the item is within [`LOOKAHEAD`] windows of the next one to hand on, before the
 //!   light items in order; the other threads skip heavy items.
 
-use std::sync::mpsc;
+use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 
 /// How many windows ahead of the next item to hand on the first thread takes heavy items.
@@ -27,6 +27,8 @@ struct State {
     next_heavy: usize,
     /// Items handed on: all before this index.
     done: usize,
+    /// Workers waiting for the window to move.
+    waiting: usize,
     /// Set when the receiver stopped (it failed) or a worker panicked: take nothing more.
     stop: bool,
 }
@@ -103,7 +105,9 @@ impl Shared {
                 return None;
             }
             // Wait for results to be handed on: that moves the window.
+            state.waiting += 1;
             state = self.changed.wait(state).unwrap_or_else(PoisonError::into_inner);
+            state.waiting -= 1;
         }
     }
 
@@ -111,9 +115,21 @@ impl Shared {
         f(&mut self.lock());
         self.changed.notify_all();
     }
+
+    /// Records that the items before `done` are handed on, waking the workers that wait for
+    /// the window to move (two workers that hand on results may get here in either order).
+    fn advance(&self, done: usize) {
+        let mut state = self.lock();
+        state.done = state.done.max(done);
+        if state.waiting > 0 {
+            drop(state);
+            self.changed.notify_all();
+        }
+    }
 }
 
-/// Stops the run if a worker or the receiver unwinds, so that no thread waits for the other.
+/// Stops the run if a worker unwinds (in `work` or in `receive`), so that no thread waits for
+/// the other.
 struct StopOnPanic<'a>(&'a Shared);
 
 impl Drop for StopOnPanic<'_> {
@@ -124,75 +140,89 @@ impl Drop for StopOnPanic<'_> {
     }
 }
 
+/// The receiving side: results that arrived before their turn, and the receiver.
+struct Out<R, F, E> {
+    /// Results not yet received, at `index - done`.
+    early: VecDeque<Option<R>>,
+    /// Items received: all before this index.
+    done: usize,
+    receive: F,
+    error: Option<E>,
+}
+
 /// Runs `work` on each of `items` on `pool`'s threads, each thread with its own context from
-/// `context`, and calls `receive` on the calling thread with each result in input order. Items
-/// are taken as `plan` says (one entry per item): within its window of the next to receive,
-/// and heavy items all on one thread, up to [`LOOKAHEAD`] windows early. Stops at the first
-/// error of `receive`.
+/// `context`, and calls `receive` with each result in input order. Items are taken as `plan`
+/// says (one entry per item): within its window of the next to receive, and heavy items all on
+/// one thread, up to [`LOOKAHEAD`] windows early. Stops at the first error of `receive`.
 ///
-/// The calling thread must not be one of `pool`'s: it waits for results while the pool works.
+/// `receive` runs on the worker that finishes the next result in order, under a lock, for that
+/// result and the ones after it that are ready: no thread waits to write, and no thread is
+/// woken for each result (on a virtual machine each such wake-up costs microseconds of CPU).
+/// The calling thread must not be one of `pool`'s.
 pub fn run_ordered<T, R, C, E>(
     pool: &rayon::ThreadPool,
     items: &[T],
     plan: Plan,
     context: impl Fn() -> C + Sync,
     work: impl Fn(&mut C, &T) -> R + Sync,
-    mut receive: impl FnMut(R) -> Result<(), E>,
+    receive: impl FnMut(R) -> Result<(), E> + Send,
 ) -> Result<(), E>
 where
     T: Sync,
     R: Send,
+    E: Send,
 {
     assert_eq!(plan.is_heavy.len(), items.len(), "one plan entry per item");
     debug_assert!(pool.current_thread_index().is_none(), "called from one of the pool's threads");
     let shared = Shared {
-        state: Mutex::new(State { next: 0, next_heavy: 0, done: 0, stop: false }),
+        state: Mutex::new(State { next: 0, next_heavy: 0, done: 0, waiting: 0, stop: false }),
         changed: Condvar::new(),
         plan,
     };
-    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    let out = Mutex::new(Out { early: VecDeque::new(), done: 0, receive, error: None });
     pool.in_place_scope(|scope| {
         for me in 0..pool.current_num_threads().max(1) {
-            let tx = tx.clone();
-            let (shared, context, work) = (&shared, &context, &work);
+            let (shared, out, context, work) = (&shared, &out, &context, &work);
             scope.spawn(move |_| {
                 let _guard = StopOnPanic(shared);
                 let mut ctx = context();
                 while let Some(i) = shared.take(me) {
-                    if tx.send((i, work(&mut ctx, &items[i]))).is_err() {
+                    let result = work(&mut ctx, &items[i]);
+                    // A poisoned lock means `receive` panicked: the run is over.
+                    let Ok(mut out) = out.lock() else { return };
+                    let out = &mut *out;
+                    if out.error.is_some() {
                         return;
                     }
+                    let at = i - out.done;
+                    if out.early.len() <= at {
+                        out.early.resize_with(at + 1, || None);
+                    }
+                    out.early[at] = Some(result);
+                    if at > 0 {
+                        // The worker that finishes the next result receives this one too.
+                        continue;
+                    }
+                    while let Some(next) = out.early.front_mut().and_then(Option::take) {
+                        out.early.pop_front();
+                        out.done += 1;
+                        if let Err(err) = (out.receive)(next) {
+                            out.error = Some(err);
+                            shared.set(|s| s.stop = true);
+                            return;
+                        }
+                    }
+                    let done = out.done;
+                    shared.advance(done);
                 }
             });
         }
-        drop(tx);
-        // A panic in `receive` must stop the workers too: the scope waits for them before it
-        // passes the panic on.
-        let _guard = StopOnPanic(&shared);
-        // Results that arrived before their turn, at `index - done`.
-        let mut early: std::collections::VecDeque<Option<R>> = std::collections::VecDeque::new();
-        let mut done = 0;
-        for (i, result) in &rx {
-            let at = i - done;
-            if early.len() <= at {
-                early.resize_with(at + 1, || None);
-            }
-            early[at] = Some(result);
-            let before = done;
-            while let Some(next) = early.front_mut().and_then(Option::take) {
-                early.pop_front();
-                done += 1;
-                if let Err(err) = receive(next) {
-                    shared.set(|s| s.stop = true);
-                    return Err(err);
-                }
-            }
-            if done > before {
-                shared.set(|s| s.done = done);
-            }
-        }
-        Ok(())
-    })
+    });
+    match out.into_inner() {
+        Ok(Out { error: Some(err), .. }) => Err(err),
+        // A panic in `receive` poisons the lock, and the scope has passed it on already.
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
