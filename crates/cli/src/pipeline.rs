@@ -381,42 +381,42 @@ mod tests {
         assert_eq!(res, Ok(()));
     }
 
-    #[test]
-    fn a_panicking_receiver_does_not_hang_the_workers() {
-        // A window of one item: workers wait for each result to be received.
-        let items: Vec<usize> = (0..50).collect();
-        let run = std::panic::catch_unwind(|| {
+    /// Whether a run of light items with a panic in `work` at item `in_work` or in `receive`
+    /// at item `in_receive` returns (as it must) with the panic, instead of hanging.
+    fn panic_reaches_the_caller(
+        threads: usize,
+        window: u64,
+        in_work: usize,
+        in_receive: usize,
+    ) -> bool {
+        let items: Vec<usize> = (0..200).collect();
+        std::panic::catch_unwind(|| {
             let _: Result<(), ()> = run_ordered(
-                &pool(4),
+                &pool(threads),
                 &items,
-                Plan::new(1, items.iter().map(|_| (1, false))),
+                Plan::new(window, items.iter().map(|_| (1, false))),
                 || (),
-                |(), &x| x,
+                |(), &x| {
+                    assert!(x != in_work, "item {x} fails in work");
+                    x
+                },
                 |x| {
-                    assert!(x != 2, "receiving item 2 fails");
+                    assert!(x != in_receive, "item {x} fails in receive");
                     Ok(())
                 },
             );
-        });
-        assert!(run.is_err(), "the panic reaches the caller");
+        })
+        .is_err()
+    }
+
+    #[test]
+    fn a_panicking_receiver_does_not_hang_the_workers() {
+        // A window of one item: workers wait for each result to be received.
+        assert!(panic_reaches_the_caller(4, 1, usize::MAX, 2));
     }
 
     #[test]
     fn a_panicking_worker_does_not_hang_the_others() {
-        let items: Vec<usize> = (0..200).collect();
-        let run = std::panic::catch_unwind(|| {
-            let _: Result<(), ()> = run_ordered(
-                &pool(2),
-                &items,
-                Plan::new(4, items.iter().map(|_| (1, false))),
-                || (),
-                |(), &x| {
-                    assert!(x != 50, "item 50 fails");
-                    x
-                },
-                |_| Ok(()),
-            );
-        });
-        assert!(run.is_err(), "the panic reaches the caller");
+        assert!(panic_reaches_the_caller(2, 4, 50, usize::MAX));
     }
 }
