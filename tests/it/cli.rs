@@ -178,7 +178,13 @@ fn json_document_holds_the_same_chunks_as_jsonl() {
     let chunks: Vec<Chunk> = serde_json::from_value(doc["chunks"].clone()).unwrap();
     assert_eq!(chunks, jsonl);
     assert_eq!(doc["run"]["budget"], 300);
-    assert!(doc["files"].as_array().unwrap().iter().all(|f| f["outcome"] == "chunked"));
+    // Every entry has an outcome: the files chunked, and the hidden and ignored entries of the
+    // fixture skipped with their reason.
+    let files = doc["files"].as_array().unwrap();
+    assert!(files.iter().all(|f| f["outcome"] == "chunked"
+        || f["outcome"] == "skipped" && f["reason"].as_str().is_some_and(|r| !r.is_empty())));
+    let chunked = files.iter().filter(|f| f["outcome"] == "chunked").count();
+    assert_eq!(chunked, by_path(jsonl).len());
 }
 
 #[test]
@@ -205,7 +211,7 @@ fn out_folder_holds_chunk_files_whose_ranges_reproduce_every_byte() {
         assert!(c["tokens"].as_u64().unwrap() <= 250);
     }
     let files = manifest["files"].as_array().unwrap();
-    assert_eq!(files.len(), rebuilt.len());
+    assert_eq!(files.iter().filter(|f| f["outcome"] != "skipped").count(), rebuilt.len());
     for (path, bytes) in rebuilt {
         assert_eq!(bytes, std::fs::read(dir.join(&path)).unwrap(), "{path} rebuilt byte for byte");
     }

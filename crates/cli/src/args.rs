@@ -36,6 +36,12 @@ pub struct VerifyArgs {
     /// Budget, unit, tokenizer, overlap and headers, as given to `cleave chunk`.
     #[command(flatten)]
     pub size: SizeArgs,
+    /// Which files the run walked, as given to `cleave chunk`.
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    /// Accept JSON Lines without any record (a root with nothing to chunk).
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 /// Budget units on the command line.
@@ -89,21 +95,15 @@ pub struct ChunkArgs {
     /// Write the records to this file instead of stdout.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most four per core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write the full per-file report (JSON) here.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Also chunk hidden files and folders.
-    #[arg(long)]
-    pub hidden: bool,
-    /// Do not honour .gitignore, .ignore and similar files.
-    #[arg(long)]
-    pub no_ignore: bool,
-    /// Skip files larger than this many bytes.
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
-    pub max_file_size: u64,
+    /// Which files to walk.
+    #[command(flatten)]
+    pub walk: WalkArgs,
     /// No summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -114,6 +114,23 @@ pub struct ChunkArgs {
 pub struct DumpArgs {
     /// The file to atomize.
     pub file: PathBuf,
+}
+
+/// Which files a walk takes: shared by `cleave chunk` and `cleave verify`.
+#[derive(Debug, clap::Args)]
+pub struct WalkArgs {
+    /// Also chunk hidden files and folders.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore, .ignore and similar files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links whose target lies inside the walked root (others are skipped).
+    #[arg(long)]
+    pub follow: bool,
+    /// Skip files larger than this many bytes (they are not read).
+    #[arg(long, default_value_t = cleave_engine::DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
 }
 
 /// How chunks are sized: shared by `cleave chunk` and `cleave verify`.

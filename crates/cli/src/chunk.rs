@@ -1,0 +1,154 @@
+//! `cleave chunk`: the walk, the output checks, the ordered pipeline into one printer, the
+//! summary and the report.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use cleave_engine::{FileEntry, Outcome, Settings, Summary, chunk_entries, walk};
+use serde::Serialize;
+
+use crate::args::{ChunkArgs, FormatArg};
+use crate::atomic::{AtomicFile, ensure_dir_target, remove_temporaries_on_signal};
+use crate::guard::{self, GENERATOR, Output, Root};
+use crate::printer::{Folder, Json, Jsonl, Printer, RunInfo, Stream};
+use crate::term;
+
+/// Most worker threads per core: more only costs memory and start-up.
+const MAX_THREADS_PER_CORE: usize = 4;
+
+pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
+    let started = Instant::now();
+    let config = crate::build_config(&args.size)?;
+    let settings = Settings { config: config.clone(), max_file_size: args.walk.max_file_size };
+    let threads = threads(args.threads);
+
+    // Outputs are checked against the input before anything is created or walked.
+    let root = Root::new(&args.path)?;
+    let out_file = args.output.as_deref().map(|p| Output::file(p, "-o")).transpose()?;
+    let report = args.report.as_deref().map(|p| Output::file(p, "--report")).transpose()?;
+    let out_dir = args.out.as_deref().map(Output::dir).transpose()?;
+    let files: Vec<&Output> = out_file.iter().chain(&report).collect();
+    guard::check(&root, &files, out_dir.as_ref(), args.force)?;
+    if let Some(dir) = &out_dir {
+        ensure_dir_target(&dir.resolved)?;
+    }
+    let exclude = files.iter().chain(&out_dir.as_ref()).map(|o| o.resolved.clone()).collect();
+    let walked = walk(&args.path, &crate::walk_options(&args.walk, threads, exclude))
+        .with_context(|| format!("{}", args.path.display()))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start worker threads")?;
+
+    remove_temporaries_on_signal();
+    let printer: Box<dyn Printer> = match (&out_dir, args.format) {
+        (Some(dir), _) => Box::new(Folder::new(&dir.resolved)?),
+        (None, FormatArg::Json) => {
+            Box::new(Json::new(Stream::new(out_file.as_ref().map(|o| o.resolved.as_path()))?))
+        }
+        (None, FormatArg::Jsonl) => {
+            Box::new(Jsonl::new(Stream::new(out_file.as_ref().map(|o| o.resolved.as_path()))?))
+        }
+    };
+    let progress = progress_bar(walked.entries.len(), args.quiet);
+    let mut entries = Vec::with_capacity(walked.entries.len());
+    let mut summary = Summary { threads, ..Summary::default() };
+    let printer_ref = &*printer;
+    let res = chunk_entries(
+        &pool,
+        &walked.entries,
+        &settings,
+        |result| (FileEntry::of(&result), printer_ref.render(&result)),
+        |(entry, rendered)| {
+            let rendered =
+                rendered.with_context(|| format!("{}: cannot write chunks", entry.path))?;
+            printer_ref.write(&rendered)?;
+            if let Outcome::Skipped { reason } = &entry.outcome
+                && reason.is_error()
+            {
+                term::warn(format_args!("{}: {reason}", entry.path));
+            }
+            summary.add(&entry);
+            entries.push(entry);
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
+            anyhow::Ok(())
+        },
+    );
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    // On an error the printer is dropped unfinished, which removes what it wrote.
+    res?;
+    summary.seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
+    let run = RunInfo {
+        budget: config.budget(),
+        unit: config.unit().name(),
+        overlap: config.overlap(),
+        headers: config.headers(),
+        root: args.path.to_string_lossy().into_owned(),
+    };
+    printer.finish(&entries, &run)?;
+    if let Some(report) = &report {
+        write_report(&report.resolved, &run, &summary, &entries)?;
+    }
+    if !args.quiet {
+        term::note(summary.line());
+    }
+    Ok(if summary.errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The thread count asked for, or one per core; clamped to a few per core.
+fn threads(asked: Option<usize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let max = cores * MAX_THREADS_PER_CORE;
+    match asked {
+        Some(n) if n > max => {
+            term::warn(format_args!(
+                "--threads {n} is more than {max} ({MAX_THREADS_PER_CORE} per core): using {max}"
+            ));
+            max
+        }
+        Some(n) => n.max(1),
+        None => cores,
+    }
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    run: &'a RunInfo,
+    summary: &'a Summary,
+    files: &'a [FileEntry],
+}
+
+fn write_report(
+    path: &std::path::Path,
+    run: &RunInfo,
+    summary: &Summary,
+    files: &[FileEntry],
+) -> Result<()> {
+    use std::io::Write;
+    let mut file = AtomicFile::create(path)?;
+    let body = serde_json::to_vec_pretty(&Report { run, summary, files })?;
+    // The generator tag first, so that a later run recognises the report as its own output.
+    let what = || format!("{}: cannot write report", path.display());
+    file.write_all(GENERATOR.as_bytes()).with_context(what)?;
+    file.write_all(b",").with_context(what)?;
+    file.write_all(&body[1..]).with_context(what)?;
+    file.commit()
+}
+
+fn progress_bar(len: usize, quiet: bool) -> Option<indicatif::ProgressBar> {
+    if quiet || len < 200 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} (eta {eta})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}

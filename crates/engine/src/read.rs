@@ -1,0 +1,145 @@
+//! Reading what was walked, and nothing else.
+//!
+//! Between the walk and the read an entry can be swapped: for a symbolic link to a file
+//! outside the root, for a FIFO that would block the read forever, for `/dev/zero`. So a file
+//! is opened without following a final link and without blocking, the opened handle's own
+//! metadata is checked (a regular file, the same file the walk saw, within the size limit)
+//! before a byte is read, and the read stops one byte past the limit whatever the file does.
+
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::Path;
+
+use crate::file::Skip;
+use crate::walk::Input;
+
+/// Reads a walked file: its bytes, or why it was not read. `limit` is the largest size read.
+pub fn read_input(input: &Input, limit: u64) -> Result<Vec<u8>, Skip> {
+    let file = open(&input.abs, input.follow).map_err(|err| open_error(&err))?;
+    let meta = file.metadata().map_err(|err| Skip::Unreadable(err.to_string()))?;
+    if let Some(what) = special_kind(&meta) {
+        return Err(Skip::NotRegular(what));
+    }
+    if !same_file(input, &meta) {
+        return Err(Skip::Changed);
+    }
+    // A folder on the way swapped for a link, or a followed link, can lead outside the root.
+    if !confined(&file, input) {
+        return Err(if input.follow { Skip::LinkOutsideRoot } else { Skip::Changed });
+    }
+    if meta.len() > limit {
+        return Err(Skip::TooLarge { size: meta.len(), limit });
+    }
+    read_limited(file, meta.len(), limit)
+}
+
+/// Reads at most `limit` bytes; a file that grew past it since its size was taken is skipped
+/// as too large rather than read to the end.
+fn read_limited(file: File, size: u64, limit: u64) -> Result<Vec<u8>, Skip> {
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    let n = file
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|err| Skip::Unreadable(err.to_string()))?;
+    if n as u64 > limit {
+        return Err(Skip::TooLarge { size: n as u64, limit });
+    }
+    Ok(bytes)
+}
+
+/// Opens a path given by the user (a single file): its own size and kind are checked the
+/// same way, links followed (the user named it).
+pub fn read_path(path: &Path, limit: u64) -> Result<Vec<u8>, Skip> {
+    let file = File::open(path).map_err(|err| open_error(&err))?;
+    let meta = file.metadata().map_err(|err| Skip::Unreadable(err.to_string()))?;
+    if let Some(what) = special_kind(&meta) {
+        return Err(Skip::NotRegular(what));
+    }
+    if meta.len() > limit {
+        return Err(Skip::TooLarge { size: meta.len(), limit });
+    }
+    read_limited(file, meta.len(), limit)
+}
+
+fn open_error(err: &std::io::Error) -> Skip {
+    #[cfg(unix)]
+    if err.raw_os_error() == Some(libc::ELOOP) {
+        // O_NOFOLLOW met a link where the walk saw a file.
+        return Skip::Changed;
+    }
+    Skip::Unreadable(err.to_string())
+}
+
+#[cfg(unix)]
+fn open(path: &Path, follow: bool) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
+    if !follow {
+        flags |= libc::O_NOFOLLOW;
+    }
+    std::fs::OpenOptions::new().read(true).custom_flags(flags).open(path)
+}
+
+#[cfg(not(unix))]
+fn open(path: &Path, follow: bool) -> std::io::Result<File> {
+    if !follow && std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::other("a symbolic link where the walk saw a file"));
+    }
+    File::open(path)
+}
+
+/// What kind of special file `meta` describes, if it is not a regular file.
+pub fn special_kind(meta: &Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("folder");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("FIFO");
+        }
+        if t.is_socket() {
+            return Some("socket");
+        }
+        if t.is_char_device() {
+            return Some("character device");
+        }
+        if t.is_block_device() {
+            return Some("block device");
+        }
+    }
+    Some("special file")
+}
+
+/// Whether the opened file is the one the walk saw (same device and inode on Unix).
+fn same_file(input: &Input, meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Some((dev, ino)) = input.id {
+            return meta.dev() == dev && meta.ino() == ino;
+        }
+    }
+    let _ = (input, meta);
+    true
+}
+
+/// Whether the opened file lies inside the walked root: its real path, as the kernel sees the
+/// open handle (on Linux), else as the path resolves now.
+fn confined(file: &File, input: &Input) -> bool {
+    let Some(root) = &input.root else { return true };
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        if let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) {
+            return real.starts_with(&**root);
+        }
+    }
+    let _ = file;
+    std::fs::canonicalize(&input.abs).is_ok_and(|real| real.starts_with(&**root))
+}

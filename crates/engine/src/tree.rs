@@ -1,0 +1,89 @@
+//! A whole tree: the walk's entries read, chunked and handed on in path order, on a pool of
+//! threads.
+
+use std::path::Path;
+
+use crate::file::{Context, FileResult, Settings, chunk_file};
+use crate::pipeline::{Plan, run_ordered};
+use crate::read::read_input;
+use crate::walk::{Input, WalkOptions, walk};
+
+/// Bytes of files (each counted 4 KiB larger) that may be in progress or waiting to be handed
+/// on, per thread: bounds memory by a window rather than by the corpus, and lets the other
+/// threads run ahead while one works through a large file.
+const WINDOW_PER_THREAD: u64 = 4 << 20;
+
+/// Files above this size are "large": they all go to one worker (see `pipeline`).
+const LARGE_FILE: u64 = 256 * 1024;
+
+/// Reads and chunks one walked entry (a skipped entry gives its skip).
+pub fn chunk_input(input: &Input, settings: &Settings, ctx: &mut Context) -> FileResult {
+    if let Some(reason) = &input.skip {
+        return FileResult::skipped(&input.rel, input.size, reason.clone());
+    }
+    match read_input(input, settings.max_file_size) {
+        Ok(bytes) => chunk_file(&input.rel, bytes, settings, ctx),
+        Err(reason) => FileResult::skipped(&input.rel, input.size, reason),
+    }
+}
+
+/// Chunks `entries` on `pool`'s threads. `map` runs on the worker that chunked a file (render
+/// records there: serialising is not free), and `receive` gets the results in path order, each
+/// as soon as the ones before it are in. Stops at the first error of `receive`. The calling
+/// thread must not be one of `pool`'s.
+pub fn chunk_entries<R: Send, E: Send>(
+    pool: &rayon::ThreadPool,
+    entries: &[Input],
+    settings: &Settings,
+    map: impl Fn(FileResult) -> R + Sync,
+    receive: impl FnMut(R) -> Result<(), E> + Send,
+) -> Result<(), E> {
+    let threads = pool.current_num_threads().max(1) as u64;
+    let plan = Plan::new(
+        WINDOW_PER_THREAD * threads,
+        entries.iter().map(|f| {
+            let size = if f.skip.is_some() { 0 } else { f.size };
+            (size + 4096, size > LARGE_FILE)
+        }),
+    );
+    run_ordered(
+        pool,
+        entries,
+        plan,
+        Context::new,
+        |ctx, input| map(chunk_input(input, settings, ctx)),
+        receive,
+    )
+}
+
+/// Walks `root` and chunks every file on `threads` threads, calling `receive` with each
+/// entry's result in path order (skipped entries included). The simple entry point for a
+/// program that wants every file's chunks.
+pub fn chunk_tree(
+    root: &Path,
+    options: &WalkOptions,
+    settings: &Settings,
+    threads: usize,
+    mut receive: impl FnMut(FileResult) + Send,
+) -> std::io::Result<()> {
+    let walked = walk(root, options)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(std::io::Error::other)?;
+    chunk_entries(
+        &pool,
+        &walked.entries,
+        settings,
+        |r| r,
+        |r| {
+            receive(r);
+            Ok(())
+        },
+    )
+}
+
+/// Decodes and chunks bytes the caller already holds, as if they were the file `rel`.
+pub fn chunk_bytes(rel: &str, bytes: Vec<u8>, settings: &Settings) -> FileResult {
+    chunk_file(rel, bytes, settings, &mut Context::new())
+}
