@@ -2,5 +2,6 @@
 //! invariant checker.
 
 mod cli;
+mod safety;
 mod snapshots;
 mod support;

@@ -10,7 +10,7 @@ use cleave_engine::{FileEntry, Outcome, Settings, Summary, chunk_entries, walk};
 use serde::Serialize;
 
 use crate::args::{ChunkArgs, FormatArg};
-use crate::atomic::{AtomicFile, ensure_dir_target, remove_temporaries_on_signal};
+use crate::atomic::{ensure_dir_target, remove_temporaries_on_signal};
 use crate::guard::{self, GENERATOR, Output, Root};
 use crate::printer::{Folder, Json, Jsonl, Printer, RunInfo, Stream};
 use crate::term;
@@ -130,15 +130,16 @@ fn write_report(
     summary: &Summary,
     files: &[FileEntry],
 ) -> Result<()> {
-    use std::io::Write;
-    let mut file = AtomicFile::create(path)?;
+    let mut file = crate::printer::Stream::new(Some(path))?;
     let body = serde_json::to_vec_pretty(&Report { run, summary, files })?;
     // The generator tag first, so that a later run recognises the report as its own output.
     let what = || format!("{}: cannot write report", path.display());
-    file.write_all(GENERATOR.as_bytes()).with_context(what)?;
-    file.write_all(b",").with_context(what)?;
-    file.write_all(&body[1..]).with_context(what)?;
-    file.commit()
+    let mut all = Vec::with_capacity(body.len() + GENERATOR.len() + 1);
+    all.extend_from_slice(GENERATOR.as_bytes());
+    all.push(b',');
+    all.extend_from_slice(&body[1..]);
+    file.write_all(&all).with_context(what)?;
+    file.finish()
 }
 
 fn progress_bar(len: usize, quiet: bool) -> Option<indicatif::ProgressBar> {

@@ -44,24 +44,37 @@ pub trait Printer: Sync {
     fn finish(self: Box<Self>, files: &[FileEntry], run: &RunInfo) -> Result<()>;
 }
 
-/// Where a stream goes: stdout, or a file written aside and moved into place at the end.
+/// Where a stream goes: stdout, a file written aside and moved into place at the end, or a
+/// special file (a FIFO, `/dev/stdout`, a terminal) written directly: renaming over a device
+/// would replace it.
 pub enum Stream {
     /// Standard output.
     Stdout(io::BufWriter<io::Stdout>),
-    /// A file.
+    /// A regular file.
     File(AtomicFile),
+    /// A special file, and its path for messages.
+    Special(io::BufWriter<fs::File>, std::path::PathBuf),
 }
 
 impl Stream {
     /// Stdout, or `path`.
     pub fn new(path: Option<&Path>) -> Result<Self> {
-        Ok(match path {
-            Some(path) => Stream::File(AtomicFile::create(path)?),
-            None => Stream::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())),
-        })
+        let Some(path) = path else {
+            return Ok(Stream::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())));
+        };
+        match fs::metadata(path) {
+            Ok(meta) if !meta.is_file() => {
+                let file = fs::File::options()
+                    .write(true)
+                    .open(path)
+                    .with_context(|| format!("{}: cannot open", path.display()))?;
+                Ok(Stream::Special(io::BufWriter::with_capacity(1 << 16, file), path.to_owned()))
+            }
+            _ => Ok(Stream::File(AtomicFile::create(path)?)),
+        }
     }
 
-    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         match self {
             Stream::Stdout(out) => {
                 out.write_all(bytes).map_err(|e| crate::term::StdoutError(e).into())
@@ -69,13 +82,19 @@ impl Stream {
             Stream::File(file) => file
                 .write_all(bytes)
                 .with_context(|| format!("{}: cannot write", file.target().display())),
+            Stream::Special(out, path) => {
+                out.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))
+            }
         }
     }
 
-    fn finish(self) -> Result<()> {
+    pub(crate) fn finish(self) -> Result<()> {
         match self {
             Stream::Stdout(mut out) => out.flush().map_err(|e| crate::term::StdoutError(e).into()),
             Stream::File(file) => file.commit(),
+            Stream::Special(mut out, path) => {
+                out.flush().with_context(|| format!("{}: cannot write", path.display()))
+            }
         }
     }
 }

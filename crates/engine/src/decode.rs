@@ -12,13 +12,15 @@ const BINARY_SNIFF: usize = 8000;
 
 /// The encoding a text view was decoded from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Encoding {
     /// UTF-8: the text view is the file.
+    #[serde(rename = "utf-8")]
     Utf8,
     /// UTF-16, little-endian, with a byte-order mark (dropped from the view).
+    #[serde(rename = "utf-16le")]
     Utf16Le,
     /// UTF-16, big-endian, with a byte-order mark (dropped from the view).
+    #[serde(rename = "utf-16be")]
     Utf16Be,
 }
 

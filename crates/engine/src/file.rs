@@ -45,6 +45,8 @@ pub enum Skip {
     Symlink,
     /// A symbolic link whose target lies outside the walked root.
     LinkOutsideRoot,
+    /// A symbolic link whose target does not exist.
+    BrokenLink,
     /// Not a regular file: a FIFO, a socket, a device.
     NotRegular(&'static str),
     /// The entry changed between the walk and the read (replaced by a link or another file).
@@ -70,7 +72,7 @@ impl Skip {
             Skip::NotUtf8 { .. } | Skip::BadUtf16 { .. } | Skip::Utf16NoBom => "not-utf8",
             Skip::TooLarge { .. } => "too-large",
             Skip::Unreadable(_) => "unreadable",
-            Skip::Symlink | Skip::LinkOutsideRoot => "symlink",
+            Skip::Symlink | Skip::LinkOutsideRoot | Skip::BrokenLink => "symlink",
             Skip::NotRegular(_) => "not-regular",
             Skip::Changed => "changed",
             Skip::Ignored => "ignored",
@@ -107,6 +109,7 @@ impl fmt::Display for Skip {
                 f.write_str("symlink (not followed; --follow follows links inside the root)")
             }
             Skip::LinkOutsideRoot => f.write_str("symlink to a target outside the walked root"),
+            Skip::BrokenLink => f.write_str("symlink to nothing (its target does not exist)"),
             Skip::NotRegular(what) => write!(f, "not a regular file ({what})"),
             Skip::Changed => f.write_str("changed between the walk and the read"),
             Skip::Ignored => f.write_str("ignored by an ignore file"),

@@ -143,3 +143,52 @@ fn confined(file: &File, input: &Input) -> bool {
     let _ = file;
     std::fs::canonicalize(&input.abs).is_ok_and(|real| real.starts_with(&**root))
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use crate::walk::{WalkOptions, walk};
+
+    fn walked_file(dir: &Path, name: &str) -> Input {
+        let walked = walk(dir, &WalkOptions::default()).expect("walk");
+        walked.entries.into_iter().find(|i| i.rel == name).expect("walked")
+    }
+
+    #[test]
+    fn an_entry_swapped_after_the_walk_is_not_read() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let (dir, outside) = (tmp.path().join("root"), tmp.path().join("outside.txt"));
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::write(&outside, "secret").expect("write");
+        std::fs::write(dir.join("a.txt"), "hello").expect("write");
+        let input = walked_file(&dir, "a.txt");
+        assert_eq!(read_input(&input, 100).expect("read"), b"hello");
+        // Swapped for a link to a file outside the root.
+        std::fs::remove_file(dir.join("a.txt")).expect("rm");
+        std::os::unix::fs::symlink(&outside, dir.join("a.txt")).expect("link");
+        assert_eq!(read_input(&input, 100), Err(Skip::Changed));
+        // Swapped for a FIFO: no read may block.
+        std::fs::remove_file(dir.join("a.txt")).expect("rm");
+        let made = std::process::Command::new("mkfifo").arg(dir.join("a.txt")).status();
+        assert!(made.expect("mkfifo").success());
+        assert_eq!(read_input(&input, 100), Err(Skip::NotRegular("FIFO")));
+        // Swapped for another regular file.
+        std::fs::remove_file(dir.join("a.txt")).expect("rm");
+        std::fs::write(dir.join("a.txt"), "other").expect("write");
+        let res = read_input(&input, 100);
+        // The new file may reuse the inode number: then it is read, which is what is there.
+        assert!(res == Err(Skip::Changed) || res == Ok(b"other".to_vec()), "{res:?}");
+    }
+
+    #[test]
+    fn the_size_limit_is_checked_before_reading() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let file = std::fs::File::create(tmp.path().join("big.bin")).expect("create");
+        file.set_len(1 << 40).expect("sparse file of 1 TiB");
+        let input = walked_file(tmp.path(), "big.bin");
+        assert_eq!(
+            read_input(&input, 1 << 20),
+            Err(Skip::TooLarge { size: 1 << 40, limit: 1 << 20 })
+        );
+    }
+}

@@ -151,6 +151,16 @@ fn walk_dir(
                 Err(err) => {
                     let path = error_path(&err).map(Path::to_owned);
                     let rel = path.as_deref().map_or_else(String::new, |p| relative(root, p));
+                    // A followed link to nothing is no read error: there is nothing to read.
+                    let broken = path.as_deref().is_some_and(|p| {
+                        std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+                            && std::fs::metadata(p).is_err()
+                    });
+                    let reason = if broken {
+                        Skip::BrokenLink
+                    } else {
+                        Skip::Unreadable(error_message(&err))
+                    };
                     let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
                     if let Some(p) = path {
                         found.seen.insert(p);
@@ -162,7 +172,7 @@ fn walk_dir(
                         follow: false,
                         id: None,
                         root: Some(canonical.clone()),
-                        skip: Some(Skip::Unreadable(error_message(&err))),
+                        skip: Some(reason),
                     };
                     Some(Seen::Entry(input))
                 }
