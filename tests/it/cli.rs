@@ -1,6 +1,6 @@
 //! The command line, end to end.
 
-use cleave_core::{Chunk, ChunkConfig};
+use cleave_engine::{Chunk, ChunkConfig};
 use serde_json::Value;
 
 use crate::support::{by_path, check_all, cleave, fixture, parse_jsonl, root, run, unit};

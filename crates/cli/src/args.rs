@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
+use cleave_engine::{ChunkConfig, Tokenizer, Unit, WalkOptions};
 
 /// cleave: cut repositories and documents into chunks an LLM can use on their own.
 #[derive(Debug, Parser)]
@@ -151,4 +153,36 @@ pub struct SizeArgs {
     /// Do not inject context headers.
     #[arg(long)]
     pub no_headers: bool,
+}
+
+impl SizeArgs {
+    /// The validated configuration these values describe.
+    pub fn config(&self) -> Result<ChunkConfig> {
+        let tokenizer = match self.tokenizer {
+            TokenizerArg::O200k => Tokenizer::O200k,
+            TokenizerArg::Cl100k => Tokenizer::Cl100k,
+        };
+        let unit = match self.unit {
+            UnitArg::Chars => Unit::Chars,
+            UnitArg::Bytes => Unit::Bytes,
+            UnitArg::Estimate => Unit::Estimate,
+            UnitArg::Tokens => Unit::Tokens(tokenizer),
+        };
+        Ok(ChunkConfig::new(self.budget, unit)?
+            .with_overlap(self.overlap)?
+            .with_headers(!self.no_headers))
+    }
+}
+
+impl WalkArgs {
+    /// The walk these values describe, on `threads` threads, leaving `exclude` out.
+    pub fn options(&self, threads: usize, exclude: Vec<PathBuf>) -> WalkOptions {
+        WalkOptions {
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
+            follow: self.follow,
+            exclude,
+            threads,
+        }
+    }
 }

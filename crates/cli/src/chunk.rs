@@ -20,7 +20,7 @@ const MAX_THREADS_PER_CORE: usize = 4;
 
 pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     let started = Instant::now();
-    let config = crate::build_config(&args.size)?;
+    let config = args.size.config()?;
     let settings = Settings { config: config.clone(), max_file_size: args.walk.max_file_size };
     let threads = threads(args.threads);
 
@@ -35,7 +35,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
         ensure_dir_target(&dir.resolved)?;
     }
     let exclude = files.iter().chain(&out_dir.as_ref()).map(|o| o.resolved.clone()).collect();
-    let walked = walk(&args.path, &crate::walk_options(&args.walk, threads, exclude))
+    let walked = walk(&args.path, &args.walk.options(threads, exclude))
         .with_context(|| format!("{}", args.path.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -18,10 +18,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Parser;
-use cleave_core::{ChunkConfig, Tokenizer, Unit};
 use cleave_engine::{decode, dump_atoms, read_path};
 
-use crate::args::{Cli, Command, DumpArgs, SizeArgs, TokenizerArg, UnitArg, WalkArgs};
+use crate::args::{Cli, Command, DumpArgs};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -38,38 +37,6 @@ fn main() -> ExitCode {
             term::warn(format_args!("{err:#}"));
             ExitCode::from(2)
         }
-    }
-}
-
-/// A validated configuration from command-line values.
-pub(crate) fn build_config(size: &SizeArgs) -> Result<ChunkConfig> {
-    let tokenizer = match size.tokenizer {
-        TokenizerArg::O200k => Tokenizer::O200k,
-        TokenizerArg::Cl100k => Tokenizer::Cl100k,
-    };
-    let unit = match size.unit {
-        UnitArg::Chars => Unit::Chars,
-        UnitArg::Bytes => Unit::Bytes,
-        UnitArg::Estimate => Unit::Estimate,
-        UnitArg::Tokens => Unit::Tokens(tokenizer),
-    };
-    Ok(ChunkConfig::new(size.budget, unit)?
-        .with_overlap(size.overlap)?
-        .with_headers(!size.no_headers))
-}
-
-/// The walk options of the command line, with `exclude` left out of the walk.
-pub(crate) fn walk_options(
-    walk: &WalkArgs,
-    threads: usize,
-    exclude: Vec<std::path::PathBuf>,
-) -> cleave_engine::WalkOptions {
-    cleave_engine::WalkOptions {
-        hidden: walk.hidden,
-        no_ignore: walk.no_ignore,
-        follow: walk.follow,
-        exclude,
-        threads,
     }
 }
 

@@ -11,8 +11,9 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
-use cleave_core::Chunk;
-use cleave_engine::{FileEntry, FileResult, write_chunk};
+use cleave_engine::{
+    Chunk, Classification, ContentKind, FileEntry, FileResult, Part, Provenance, write_chunk,
+};
 use serde::Serialize;
 
 use crate::atomic::{AtomicFile, StagedDir};
@@ -303,7 +304,7 @@ struct ManifestChunk<'a> {
     file: String,
     path: &'a str,
     language: &'a str,
-    kind: cleave_core::ContentKind,
+    kind: ContentKind,
     byte_start: usize,
     byte_end: usize,
     line_start: usize,
@@ -312,11 +313,11 @@ struct ManifestChunk<'a> {
     symbols: &'a [String],
     scope: &'a [String],
     #[serde(skip_serializing_if = "Option::is_none")]
-    part: Option<&'a cleave_core::Part>,
+    part: Option<&'a Part>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    provenance: Option<&'a cleave_core::Provenance>,
+    provenance: Option<&'a Provenance>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    classification: Option<&'a cleave_core::Classification>,
+    classification: Option<&'a Classification>,
 }
 
 impl<'a> ManifestChunk<'a> {

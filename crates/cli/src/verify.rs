@@ -12,8 +12,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use cleave_core::{Chunk, Source, check_chunks};
-use cleave_engine::{Skip, decode, read_input, walk};
+use cleave_engine::{Chunk, Skip, Source, check_chunks, decode, read_input, walk};
 
 use crate::args::VerifyArgs;
 use crate::term;
@@ -21,7 +20,7 @@ use crate::term;
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
-    let config = crate::build_config(&args.size)?;
+    let config = args.size.config()?;
     let reader: Box<dyn BufRead> = if args.jsonl == Path::new("-") {
         Box::new(BufReader::new(std::io::stdin()))
     } else {
@@ -50,7 +49,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
 
     // The JSON Lines file itself is no input, wherever it lies.
     let exclude = std::fs::canonicalize(&args.jsonl).into_iter().collect();
-    let walked = walk(&args.root, &crate::walk_options(&args.walk, 1, exclude))
+    let walked = walk(&args.root, &args.walk.options(1, exclude))
         .with_context(|| format!("{}", args.root.display()))?;
     let (mut n_chunks, mut n_bytes, mut crumbs) = (0usize, 0usize, 0usize);
     for input in walked.entries.iter().filter(|i| i.skip.is_none()) {

@@ -5,7 +5,7 @@
 //! view, and `cleave verify` re-derives it with the same function. Binary formats (PDF,
 //! DOCX, …) will become formats here too, each with a location map (pages, slides, sheets).
 
-use crate::file::Skip;
+use crate::outcome::Skip;
 
 /// How many leading bytes are searched for a NUL to call a file binary (git's rule).
 const BINARY_SNIFF: usize = 8000;

@@ -27,6 +27,7 @@
 mod decode;
 mod detect;
 mod file;
+mod outcome;
 mod pipeline;
 mod read;
 mod record;
@@ -34,12 +35,18 @@ mod report;
 mod tree;
 mod walk;
 
+// The chunking vocabulary a face needs, so that a face depends on the engine alone.
+pub use cleave_core::{
+    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Part, Provenance,
+    Source, Tokenizer, Unit, check_chunks, check_invariants,
+};
 pub use decode::{Decoded, Encoding, decode};
 pub use detect::{Kind, detect};
 pub use file::{
-    Context, DEFAULT_MAX_FILE_SIZE, FileResult, Outcome, Settings, Skip, chunk_decoded, chunk_file,
-    chunk_text, dump_atoms,
+    Context, DEFAULT_MAX_FILE_SIZE, FileResult, Settings, chunk_decoded, chunk_file, chunk_text,
+    dump_atoms,
 };
+pub use outcome::{Outcome, Skip};
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};

@@ -10,15 +10,15 @@ use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::Path;
 
-use crate::file::Skip;
+use crate::outcome::Skip;
 use crate::walk::Input;
 
 /// Reads a walked file: its bytes, or why it was not read. `limit` is the largest size read.
 pub fn read_input(input: &Input, limit: u64) -> Result<Vec<u8>, Skip> {
     let file = open(&input.abs, input.follow).map_err(|err| open_error(&err))?;
     let meta = file.metadata().map_err(|err| Skip::Unreadable(err.to_string()))?;
-    if let Some(what) = special_kind(&meta) {
-        return Err(Skip::NotRegular(what));
+    if let Some(skip) = Skip::not_regular(&meta) {
+        return Err(skip);
     }
     if !same_file(input, &meta) {
         return Err(Skip::Changed);
@@ -52,8 +52,8 @@ fn read_limited(file: File, size: u64, limit: u64) -> Result<Vec<u8>, Skip> {
 pub fn read_path(path: &Path, limit: u64) -> Result<Vec<u8>, Skip> {
     let file = File::open(path).map_err(|err| open_error(&err))?;
     let meta = file.metadata().map_err(|err| Skip::Unreadable(err.to_string()))?;
-    if let Some(what) = special_kind(&meta) {
-        return Err(Skip::NotRegular(what));
+    if let Some(skip) = Skip::not_regular(&meta) {
+        return Err(skip);
     }
     if meta.len() > limit {
         return Err(Skip::TooLarge { size: meta.len(), limit });
@@ -86,34 +86,6 @@ fn open(path: &Path, follow: bool) -> std::io::Result<File> {
         return Err(std::io::Error::other("a symbolic link where the walk saw a file"));
     }
     File::open(path)
-}
-
-/// What kind of special file `meta` describes, if it is not a regular file.
-pub fn special_kind(meta: &Metadata) -> Option<&'static str> {
-    let t = meta.file_type();
-    if t.is_file() {
-        return None;
-    }
-    if t.is_dir() {
-        return Some("folder");
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return Some("FIFO");
-        }
-        if t.is_socket() {
-            return Some("socket");
-        }
-        if t.is_char_device() {
-            return Some("character device");
-        }
-        if t.is_block_device() {
-            return Some("block device");
-        }
-    }
-    Some("special file")
 }
 
 /// Whether the opened file is the one the walk saw (same device and inode on Unix).

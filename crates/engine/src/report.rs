@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::decode::Encoding;
-use crate::file::{FileResult, Outcome};
+use crate::file::FileResult;
+use crate::outcome::Outcome;
 
 /// One file's line in the report and the manifest.
 #[derive(Debug, Clone, Serialize)]

@@ -10,8 +10,7 @@ use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::file::Skip;
-use crate::read::special_kind;
+use crate::outcome::Skip;
 
 /// An entry of the walk: a file to read, or an entry with the reason it is not read.
 #[derive(Debug, Clone)]
@@ -72,7 +71,10 @@ pub fn walk(root: &Path, options: &WalkOptions) -> std::io::Result<Walked> {
         return Ok(Walked { entries: vec![file] });
     }
     if !meta.is_dir() {
-        let what = special_kind(&meta).unwrap_or("special file");
+        let what = match Skip::not_regular(&meta) {
+            Some(Skip::NotRegular(what)) => what,
+            _ => "special file",
+        };
         return Err(std::io::Error::other(format!("not a file or a folder ({what})")));
     }
     let canonical: Arc<Path> = std::fs::canonicalize(root)?.into();
@@ -256,8 +258,8 @@ fn entry_input(
         return Some(Seen::Entry(skipped(rel, path, canonical, Skip::Symlink)));
     }
     let meta = entry.metadata().ok();
-    if let Some(what) = meta.as_ref().and_then(special_kind) {
-        return Some(Seen::Entry(skipped(rel, path, canonical, Skip::NotRegular(what))));
+    if let Some(skip) = meta.as_ref().and_then(Skip::not_regular) {
+        return Some(Seen::Entry(skipped(rel, path, canonical, skip)));
     }
     let input = Input {
         rel,
