@@ -252,3 +252,35 @@ fn dump_atoms_prints_the_tree() {
     assert!(text.starts_with("# "), "{text}");
     assert!(text.contains("0..") && text.contains("Block"), "{text}");
 }
+
+#[test]
+fn outline_lists_symbols_and_numbered_sections_with_their_chunks() {
+    let dir = fixture("mixed");
+    let out = cleave().args(["outline", dir.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("docs/\n  guide.md · markdown"), "{text}");
+    assert!(text.contains("      1.1 Install  L5-25  @"), "{text}");
+    assert!(text.contains("      def login  L23-31  @"), "{text}");
+    assert!(!text.contains(".hidden.txt"), "walked-over entries are left out: {text}");
+    // The ids are those of `cleave chunk` with the same budget.
+    let chunks = parse_jsonl(&run(&[dir.to_str().unwrap(), "-q"]).0);
+    let json =
+        cleave().args(["outline", dir.to_str().unwrap(), "--format", "json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&json.stdout).unwrap();
+    for file in doc["files"].as_array().unwrap() {
+        for entry in file["entries"].as_array().unwrap() {
+            for id in entry["chunks"].as_array().unwrap() {
+                let c = chunks.iter().find(|c| c.id == id.as_str().unwrap()).expect("a chunk id");
+                assert!(c.byte_start < entry["byte_end"].as_u64().unwrap() as usize);
+                assert!(c.byte_end > entry["byte_start"].as_u64().unwrap() as usize);
+            }
+        }
+    }
+    // A budget keeps the outline within it and says what it left out.
+    let small =
+        cleave().args(["outline", dir.to_str().unwrap(), "--budget", "400"]).output().unwrap();
+    let small = String::from_utf8(small.stdout).unwrap();
+    assert!(small.chars().count() <= 400, "{small}");
+    assert!(small.contains("entries left out"), "{small}");
+}

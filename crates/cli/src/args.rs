@@ -20,6 +20,9 @@ pub struct Cli {
 pub enum Command {
     /// Chunk a file or a folder; JSON Lines on stdout unless --out or --output say otherwise.
     Chunk(ChunkArgs),
+    /// Print the outline of a file or a folder: each file's symbols or numbered sections with
+    /// their lines and the ids of the chunks that hold them, grouped by folder.
+    Outline(OutlineArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
     /// Check JSON Lines written by `cleave chunk` against the files they came from: every
@@ -111,6 +114,43 @@ pub struct ChunkArgs {
     pub quiet: bool,
 }
 
+/// Arguments of `cleave outline`.
+#[derive(Debug, clap::Args)]
+pub struct OutlineArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// Most units of text output: deeper entries are left out first, and counted.
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// Text for people and agents, or JSON for programs (always whole).
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// The chunk budget the listed chunk ids belong to (as `cleave chunk --budget`).
+    #[arg(long, default_value_t = 2000)]
+    pub chunk_budget: usize,
+    /// What both budgets count.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The BPE vocabulary for --unit tokens.
+    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    pub tokenizer: TokenizerArg,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Which files to walk.
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+/// Outline formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutlineFormat {
+    /// Indented text.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
 /// Arguments of `cleave dump-atoms`.
 #[derive(Debug, clap::Args)]
 pub struct DumpArgs {
@@ -155,20 +195,24 @@ pub struct SizeArgs {
     pub no_headers: bool,
 }
 
+/// The unit a unit and tokenizer name.
+pub fn unit(unit: UnitArg, tokenizer: TokenizerArg) -> Unit {
+    let tokenizer = match tokenizer {
+        TokenizerArg::O200k => Tokenizer::O200k,
+        TokenizerArg::Cl100k => Tokenizer::Cl100k,
+    };
+    match unit {
+        UnitArg::Chars => Unit::Chars,
+        UnitArg::Bytes => Unit::Bytes,
+        UnitArg::Estimate => Unit::Estimate,
+        UnitArg::Tokens => Unit::Tokens(tokenizer),
+    }
+}
+
 impl SizeArgs {
     /// The validated configuration these values describe.
     pub fn config(&self) -> Result<ChunkConfig> {
-        let tokenizer = match self.tokenizer {
-            TokenizerArg::O200k => Tokenizer::O200k,
-            TokenizerArg::Cl100k => Tokenizer::Cl100k,
-        };
-        let unit = match self.unit {
-            UnitArg::Chars => Unit::Chars,
-            UnitArg::Bytes => Unit::Bytes,
-            UnitArg::Estimate => Unit::Estimate,
-            UnitArg::Tokens => Unit::Tokens(tokenizer),
-        };
-        Ok(ChunkConfig::new(self.budget, unit)?
+        Ok(ChunkConfig::new(self.budget, unit(self.unit, self.tokenizer))?
             .with_overlap(self.overlap)?
             .with_headers(!self.no_headers))
     }

@@ -21,7 +21,7 @@ const MAX_THREADS_PER_CORE: usize = 4;
 pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let config = args.size.config()?;
-    let settings = Settings { config: config.clone(), max_file_size: args.walk.max_file_size };
+    let settings = Settings::new(config.clone()).with_max_file_size(args.walk.max_file_size);
     let threads = threads(args.threads);
 
     // Outputs are checked against the input before anything is created or walked.
@@ -102,7 +102,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
 }
 
 /// The thread count asked for, or one per core; clamped to a few per core.
-fn threads(asked: Option<usize>) -> usize {
+pub fn threads(asked: Option<usize>) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max = cores * MAX_THREADS_PER_CORE;
     match asked {

@@ -10,6 +10,7 @@ mod args;
 mod atomic;
 mod chunk;
 mod guard;
+mod outline;
 mod printer;
 mod term;
 mod verify;
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match cli.command {
         Command::Chunk(args) => chunk::run(&args),
+        Command::Outline(args) => outline::run(&args),
         Command::DumpAtoms(args) => run_dump(&args),
         Command::Verify(args) => verify::run(&args),
     };

@@ -10,6 +10,7 @@ use cleave_core::{
 use crate::decode::{Decoded, Encoding, decode};
 use crate::detect::{Kind, detect};
 use crate::outcome::{Outcome, Skip};
+use crate::outline::{OutlineEntry, outline};
 
 /// Everything known about one file after processing.
 #[derive(Debug)]
@@ -30,6 +31,8 @@ pub struct FileResult {
     pub diagnostics: Vec<String>,
     /// Document type for prose, with confidence.
     pub doc_class: Option<(String, f32)>,
+    /// The file's symbols or sections, when the settings ask for them.
+    pub outline: Option<Vec<OutlineEntry>>,
 }
 
 impl FileResult {
@@ -44,6 +47,7 @@ impl FileResult {
             chunks: Vec::new(),
             diagnostics: Vec::new(),
             doc_class: None,
+            outline: None,
         }
     }
 
@@ -60,12 +64,26 @@ pub struct Settings {
     pub config: ChunkConfig,
     /// Files above this size are skipped without being read.
     pub max_file_size: u64,
+    /// Whether each result carries its file's outline.
+    pub outline: bool,
 }
 
 impl Settings {
-    /// Settings with `config` and the default size limit (16 MiB).
+    /// Settings with `config`, the default size limit (16 MiB), no outlines.
     pub fn new(config: ChunkConfig) -> Self {
-        Self { config, max_file_size: DEFAULT_MAX_FILE_SIZE }
+        Self { config, max_file_size: DEFAULT_MAX_FILE_SIZE, outline: false }
+    }
+
+    /// Sets the size limit.
+    pub fn with_max_file_size(mut self, max_file_size: u64) -> Self {
+        self.max_file_size = max_file_size;
+        self
+    }
+
+    /// Asks for each file's outline.
+    pub fn with_outline(mut self, outline: bool) -> Self {
+        self.outline = outline;
+        self
     }
 }
 
@@ -155,6 +173,7 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
         Kind::Code(_) => None,
     }
     .map(|c| (c.doc_type, c.confidence));
+    let outline = settings.outline.then(|| outline(&tree, &source, &chunks));
     FileResult {
         rel: rel.to_owned(),
         outcome: match fallback {
@@ -167,6 +186,7 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
         chunks,
         diagnostics,
         doc_class,
+        outline,
     }
 }
 

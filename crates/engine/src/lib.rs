@@ -28,6 +28,7 @@ mod decode;
 mod detect;
 mod file;
 mod outcome;
+mod outline;
 mod pipeline;
 mod read;
 mod record;
@@ -47,6 +48,7 @@ pub use file::{
     dump_atoms,
 };
 pub use outcome::{Outcome, Skip};
+pub use outline::{OutlineEntry, outline};
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
