@@ -23,6 +23,11 @@ pub enum Command {
     /// Print the outline of a file or a folder: each file's symbols or numbered sections with
     /// their lines and the ids of the chunks that hold them, grouped by folder.
     Outline(OutlineArgs),
+    /// Choose the chunks a question needs, whole, within a total budget, in reading order,
+    /// each tagged with where it comes from.
+    Select(SelectArgs),
+    /// Print chosen chunks by id (as listed by `outline` or `select`) within a budget.
+    Read(ReadArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
     /// Check JSON Lines written by `cleave chunk` against the files they came from: every
@@ -125,10 +130,18 @@ pub struct OutlineArgs {
     /// Text for people and agents, or JSON for programs (always whole).
     #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
     pub format: OutlineFormat,
-    /// The chunk budget the listed chunk ids belong to (as `cleave chunk --budget`).
-    #[arg(long, default_value_t = 2000)]
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// How `outline`, `select` and `read` chunk: the chunk ids they show belong to these values.
+#[derive(Debug, clap::Args)]
+pub struct ChunkingArgs {
+    /// The budget of each chunk (as `cleave chunk --budget`): chunk ids belong to it.
+    #[arg(long, default_value_t = 1000)]
     pub chunk_budget: usize,
-    /// What both budgets count.
+    /// What the budgets count.
     #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
     pub unit: UnitArg,
     /// The BPE vocabulary for --unit tokens.
@@ -140,6 +153,67 @@ pub struct OutlineArgs {
     /// Which files to walk.
     #[command(flatten)]
     pub walk: WalkArgs,
+}
+
+/// Arguments of `cleave select`.
+#[derive(Debug, clap::Args)]
+pub struct SelectArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// The question.
+    #[arg(long, short = 'q')]
+    pub query: String,
+    /// Most units of the whole selection, tags and headers included.
+    #[arg(long, default_value_t = 4000)]
+    pub budget: usize,
+    /// The kind of question (guessed from its words when not given).
+    #[arg(long, value_enum)]
+    pub query_type: Option<QueryTypeArg>,
+    /// Terms that weigh more than the question's own words (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub keywords: Vec<String>,
+    /// Most passages.
+    #[arg(long, default_value_t = 20)]
+    pub max_segments: usize,
+    /// A single file whose text takes at most this many units is returned whole if it fits.
+    #[arg(long, default_value_t = 12_000)]
+    pub passthrough: usize,
+    /// Text for agents, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// Arguments of `cleave read`.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// Chunk ids or unique prefixes of them (comma-separated), read in the order given.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub ids: Vec<String>,
+    /// Most units of the output, tags and headers included.
+    #[arg(long, default_value_t = 8000)]
+    pub budget: usize,
+    /// Text for agents, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// Kinds of question on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryTypeArg {
+    /// What something is or why: overview sections first.
+    Concept,
+    /// How something is computed: algorithms, proofs, formulas first.
+    Algorithm,
+    /// How to implement or change something: code first.
+    Code,
 }
 
 /// Outline formats.

@@ -6,6 +6,7 @@
 //! exit code instead of a panic (`term`). Exit codes: 0 every file read; 1 some file could not
 //! be read (or `verify` found violations); 2 bad arguments or an unusable output.
 
+mod agent;
 mod args;
 mod atomic;
 mod chunk;
@@ -28,6 +29,8 @@ fn main() -> ExitCode {
     let res = match cli.command {
         Command::Chunk(args) => chunk::run(&args),
         Command::Outline(args) => outline::run(&args),
+        Command::Select(args) => agent::run_select(&args),
+        Command::Read(args) => agent::run_read(&args),
         Command::DumpAtoms(args) => run_dump(&args),
         Command::Verify(args) => verify::run(&args),
     };

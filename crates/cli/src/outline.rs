@@ -5,10 +5,8 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use cleave_engine::{
-    ChunkConfig, ChunkSizer, FileResult, Outcome, OutlineEntry, Settings, Skip, chunk_entries, walk,
-};
+use anyhow::Result;
+use cleave_engine::{ChunkSizer, FileResult, Outcome, OutlineEntry};
 use serde::Serialize;
 
 use crate::args::{OutlineArgs, OutlineFormat, unit};
@@ -47,34 +45,8 @@ impl FileOutline {
 }
 
 pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
-    let unit = unit(args.unit, args.tokenizer);
-    let config = ChunkConfig::new(args.chunk_budget, unit)?;
-    let settings =
-        Settings::new(config).with_max_file_size(args.walk.max_file_size).with_outline(true);
-    let threads = crate::chunk::threads(args.threads);
-    let walked = walk(&args.path, &args.walk.options(threads, Vec::new()))
-        .with_context(|| format!("{}", args.path.display()))?;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let mut files = Vec::new();
-    let mut errors = 0;
-    // Entries the walk passed over on purpose (hidden, ignored, version control, outputs) are
-    // noise in an overview; `cleave chunk --report` lists them.
-    let entries: Vec<_> = walked
-        .entries
-        .into_iter()
-        .filter(|e| {
-            !matches!(
-                &e.skip,
-                Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
-            )
-        })
-        .collect();
-    chunk_entries(&pool, &entries, &settings, FileOutline::of, |f| {
-        errors +=
-            usize::from(matches!(&f.outcome, Outcome::Skipped { reason } if reason.is_error()));
-        files.push(f);
-        anyhow::Ok(())
-    })?;
+    let (results, errors) = crate::agent::collect(&args.path, &args.chunking, None, true)?;
+    let files: Vec<FileOutline> = results.into_iter().map(FileOutline::of).collect();
     let out = match args.format {
         OutlineFormat::Json => {
             let mut out = serde_json::to_vec(&serde_json::json!({ "files": files }))?;
@@ -82,8 +54,8 @@ pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
             out
         }
         OutlineFormat::Text => {
-            let sizer = unit.sizer();
-            render_within(&files, args.budget, sizer).into_bytes()
+            let unit = unit(args.chunking.unit, args.chunking.tokenizer);
+            render_within(&files, args.budget, unit.sizer()).into_bytes()
         }
     };
     term::stdout(&out)?;

@@ -33,6 +33,7 @@ mod pipeline;
 mod read;
 mod record;
 mod report;
+mod select;
 mod tree;
 mod walk;
 
@@ -53,5 +54,8 @@ pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
 pub use report::{FileEntry, Summary};
+pub use select::{
+    Passage, Query, QueryType, Selection, render as render_passages, select, tag, terms,
+};
 pub use tree::{chunk_bytes, chunk_entries, chunk_input, chunk_tree};
 pub use walk::{Input, WalkOptions, Walked, is_cleave_temp, relative, walk};
