@@ -6,4 +6,3 @@ mod cli;
 mod safety;
 mod snapshots;
 mod support;
-mod tidy;
