@@ -263,8 +263,8 @@ fn outline_lists_symbols_and_numbered_sections_with_their_chunks() {
     assert!(text.contains("      1.1 Install  L5-25  @"), "{text}");
     assert!(text.contains("      def login  L23-31  @"), "{text}");
     assert!(!text.contains(".hidden.txt"), "walked-over entries are left out: {text}");
-    // The ids are those of `cleave chunk` with the same budget.
-    let chunks = parse_jsonl(&run(&[dir.to_str().unwrap(), "-q"]).0);
+    // The ids are those of `cleave chunk` with the same budget (outline's default is 1000).
+    let chunks = parse_jsonl(&run(&[dir.to_str().unwrap(), "--budget", "1000", "-q"]).0);
     let json =
         cleave().args(["outline", dir.to_str().unwrap(), "--format", "json"]).output().unwrap();
     let doc: Value = serde_json::from_slice(&json.stdout).unwrap();
