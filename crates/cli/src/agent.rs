@@ -6,18 +6,16 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use cleave_engine::{
-    ChunkConfig, FileResult, Passage, Query, QueryType, Settings, Skip, chunk_entries,
-    render_passages, select, walk,
+    ChunkConfig, FileResult, Query, QueryType, Settings, chunk_path, read_ids, render_passages,
+    select,
 };
 use serde::Serialize;
 
 use crate::args::{ChunkingArgs, OutlineFormat, QueryTypeArg, ReadArgs, SelectArgs, unit};
 use crate::term;
 
-/// Chunks every file under `path` (outlines too when asked), leaving out the entries the walk
-/// passed over on purpose (hidden, ignored, version control, outputs). Returns the results in
-/// path order and the number of entries that could not be read. `chunk_budget` overrides the
-/// arguments' chunk budget.
+/// Chunks every file under `path` (outlines too when asked) with the engine; `chunk_budget`
+/// overrides the arguments' chunk budget.
 pub fn collect(
     path: &Path,
     args: &ChunkingArgs,
@@ -29,33 +27,8 @@ pub fn collect(
     let settings =
         Settings::new(config).with_max_file_size(args.walk.max_file_size).with_outline(outline);
     let threads = crate::chunk::threads(args.threads);
-    let walked = walk(path, &args.walk.options(threads, Vec::new()))
-        .with_context(|| format!("{}", path.display()))?;
-    let entries: Vec<_> = walked
-        .entries
-        .into_iter()
-        .filter(|e| {
-            !matches!(
-                &e.skip,
-                Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
-            )
-        })
-        .collect();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let mut files = Vec::new();
-    let mut errors = 0;
-    chunk_entries(
-        &pool,
-        &entries,
-        &settings,
-        |r| r,
-        |r| {
-            errors += usize::from(r.is_error());
-            files.push(r);
-            anyhow::Ok(())
-        },
-    )?;
-    Ok((files, errors))
+    chunk_path(path, &args.walk.options(threads, Vec::new()), &settings, threads)
+        .with_context(|| format!("{}", path.display()))
 }
 
 pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
@@ -112,45 +85,15 @@ fn json(value: &impl Serialize) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-#[derive(Serialize)]
-struct ReadResult {
-    passages: Vec<Passage>,
-    /// Ids that name no chunk, or more than one.
-    not_found: Vec<String>,
-    /// Ids whose chunk did not fit the budget after the ones before them.
-    did_not_fit: Vec<String>,
-    size: usize,
-}
-
 pub fn run_read(args: &ReadArgs) -> Result<ExitCode> {
     let sizer = unit(args.chunking.unit, args.chunking.tokenizer).sizer();
     let (files, errors) = collect(&args.path, &args.chunking, None, false)?;
-    let chunks: Vec<_> = files.iter().flat_map(|f| &f.chunks).collect();
-    let mut result = ReadResult {
-        passages: Vec::new(),
-        not_found: Vec::new(),
-        did_not_fit: Vec::new(),
-        size: 0,
-    };
     for id in &args.ids {
         if id.len() < 4 {
             bail!("id {id:?}: give at least 4 characters");
         }
-        let found: Vec<_> = chunks.iter().filter(|c| c.id.starts_with(id.as_str())).collect();
-        let [chunk] = found.as_slice() else {
-            result.not_found.push(id.clone());
-            continue;
-        };
-        let mut trial = result.passages.clone();
-        trial.push(Passage::new(chunk, 0.0));
-        let size = sizer.size(&render_passages(&trial));
-        if size <= args.budget {
-            result.passages = trial;
-            result.size = size;
-        } else {
-            result.did_not_fit.push(id.clone());
-        }
     }
+    let result = read_ids(&files, &args.ids, args.budget, sizer);
     let out = match args.format {
         OutlineFormat::Json => json(&result)?,
         OutlineFormat::Text => {

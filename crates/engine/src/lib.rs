@@ -55,7 +55,8 @@ pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
 pub use report::{FileEntry, Summary};
 pub use select::{
-    Passage, Query, QueryType, Selection, render as render_passages, select, tag, terms,
+    Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select,
+    tag, terms,
 };
-pub use tree::{chunk_bytes, chunk_entries, chunk_input, chunk_tree};
+pub use tree::{chunk_bytes, chunk_entries, chunk_input, chunk_path, chunk_tree};
 pub use walk::{Input, WalkOptions, Walked, is_cleave_temp, relative, walk};

@@ -444,6 +444,48 @@ pub fn render(passages: &[Passage]) -> String {
     out
 }
 
+/// Chunks read by id: what `cleave read` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reading {
+    /// The passages, in the order asked for.
+    pub passages: Vec<Passage>,
+    /// Ids that name no chunk, or more than one.
+    pub not_found: Vec<String>,
+    /// Ids whose chunk did not fit the budget after the ones before them.
+    pub did_not_fit: Vec<String>,
+    /// Size of the rendered passages.
+    pub size: usize,
+}
+
+/// The chunks of `files` named by `ids` (full ids or unique prefixes), in the order given,
+/// as long as the rendered passages stay within `budget` units of `sizer`.
+pub fn read_ids(
+    files: &[FileResult],
+    ids: &[String],
+    budget: usize,
+    sizer: &dyn ChunkSizer,
+) -> Reading {
+    let chunks: Vec<&Chunk> = files.iter().flat_map(|f| &f.chunks).collect();
+    let mut out =
+        Reading { passages: Vec::new(), not_found: Vec::new(), did_not_fit: Vec::new(), size: 0 };
+    for id in ids {
+        let mut found = chunks.iter().filter(|c| !id.is_empty() && c.id.starts_with(id.as_str()));
+        let (Some(chunk), None) = (found.next(), found.next()) else {
+            out.not_found.push(id.clone());
+            continue;
+        };
+        out.passages.push(Passage::new(chunk, 0.0));
+        let size = sizer.size(&render(&out.passages));
+        if size <= budget {
+            out.size = size;
+        } else {
+            out.passages.pop();
+            out.did_not_fit.push(id.clone());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::file::{Context, FileResult, Settings, chunk_file};
+use crate::outcome::Skip;
 use crate::pipeline::{Plan, run_ordered};
 use crate::read::read_input;
 use crate::walk::{Input, WalkOptions, walk};
@@ -86,4 +87,48 @@ pub fn chunk_tree(
 /// Decodes and chunks bytes the caller already holds, as if they were the file `rel`.
 pub fn chunk_bytes(rel: &str, bytes: Vec<u8>, settings: &Settings) -> FileResult {
     chunk_file(rel, bytes, settings, &mut Context::new())
+}
+
+/// Chunks every file under `path` into memory, for faces that answer questions about a whole
+/// tree (outline, select, read): the results in path order, leaving out the entries the walk
+/// passed over on purpose (hidden, ignored, version control, cleave's outputs), and how many
+/// entries could not be read.
+pub fn chunk_path(
+    path: &Path,
+    options: &WalkOptions,
+    settings: &Settings,
+    threads: usize,
+) -> std::io::Result<(Vec<FileResult>, usize)> {
+    let walked = walk(path, options)?;
+    let entries: Vec<Input> = walked
+        .entries
+        .into_iter()
+        .filter(|e| {
+            !matches!(
+                &e.skip,
+                Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
+            )
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let mut files = Vec::with_capacity(entries.len());
+    let mut errors = 0;
+    let res: Result<(), std::convert::Infallible> = chunk_entries(
+        &pool,
+        &entries,
+        settings,
+        |r| r,
+        |r| {
+            errors += usize::from(r.is_error());
+            files.push(r);
+            Ok(())
+        },
+    );
+    match res {
+        Ok(()) => Ok((files, errors)),
+        Err(never) => match never {},
+    }
 }
