@@ -111,6 +111,10 @@ pub struct ChunkArgs {
     /// Write the full per-file report (JSON) here.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Keep per-file results in this folder and reuse them: a re-run chunks only the files
+    /// (or options, or cleave build) that changed. Never walked as input.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
     /// Which files to walk.
     #[command(flatten)]
     pub walk: WalkArgs,

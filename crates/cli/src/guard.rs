@@ -85,6 +85,38 @@ impl Output {
     pub fn dir(given: &Path) -> Result<Self> {
         Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--out" })
     }
+
+    /// A cache folder (`--cache`).
+    pub fn cache(given: &Path) -> Result<Self> {
+        Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--cache" })
+    }
+}
+
+/// A cache folder is written into, never replaced: it must not be or hold the root, and must
+/// not overlap the run's other outputs. (The engine refuses a non-empty folder that is not a
+/// cleave cache.)
+pub fn check_cache(
+    root: &Root,
+    cache: &Output,
+    files: &[&Output],
+    dir: Option<&Output>,
+) -> Result<()> {
+    if root.resolved.starts_with(&cache.resolved) {
+        bail!("--cache {} is the input or holds it: choose another folder", cache.given.display());
+    }
+    for other in files.iter().copied().chain(dir) {
+        if other.resolved.starts_with(&cache.resolved)
+            || cache.resolved.starts_with(&other.resolved)
+        {
+            bail!(
+                "--cache {} and {} {} overlap",
+                cache.given.display(),
+                other.what,
+                other.given.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Checks every output against the root and the others; see the module doc.

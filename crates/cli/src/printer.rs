@@ -12,7 +12,8 @@ use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 use cleave_engine::{
-    Chunk, Classification, ContentKind, FileEntry, FileResult, Part, Provenance, write_chunk,
+    CachedFile, Chunk, Classification, ContentKind, FileEntry, FileResult, Part, Provenance,
+    write_chunk,
 };
 use serde::Serialize;
 
@@ -38,6 +39,10 @@ pub struct RunInfo {
 pub trait Printer: Sync {
     /// Renders one file's records (on a worker thread).
     fn render(&self, result: &FileResult) -> Result<Vec<u8>>;
+    /// Renders a file found in the cache, whose records are JSON Lines already.
+    fn render_cached(&self, cached: CachedFile) -> Result<Vec<u8>> {
+        self.render(&cached.into_result()?)
+    }
     /// Writes a rendered file, in path order.
     fn write(&self, rendered: &[u8]) -> Result<()>;
     /// Ends the output and moves it into place. Dropping a printer without finishing removes
@@ -151,6 +156,10 @@ impl Printer for Jsonl {
             buf.push(b'\n');
         }
         Ok(buf)
+    }
+
+    fn render_cached(&self, cached: CachedFile) -> Result<Vec<u8>> {
+        Ok(cached.records)
     }
 
     fn write(&self, rendered: &[u8]) -> Result<()> {

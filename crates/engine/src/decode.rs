@@ -11,7 +11,7 @@ use crate::outcome::Skip;
 const BINARY_SNIFF: usize = 8000;
 
 /// The encoding a text view was decoded from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Encoding {
     /// UTF-8: the text view is the file.
     #[serde(rename = "utf-8")]

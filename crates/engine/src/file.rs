@@ -13,7 +13,7 @@ use crate::outcome::{Outcome, Skip};
 use crate::outline::{OutlineEntry, outline};
 
 /// Everything known about one file after processing.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct FileResult {
     /// Relative path.
     pub rel: String,

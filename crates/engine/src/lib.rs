@@ -24,6 +24,7 @@
 
 #![deny(missing_docs)]
 
+mod cache;
 mod decode;
 mod detect;
 mod file;
@@ -38,6 +39,7 @@ mod tree;
 mod walk;
 
 // The chunking vocabulary a face needs, so that a face depends on the engine alone.
+pub use cache::{Cache, CachedFile, SOURCE_ID};
 pub use cleave_core::{
     Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Part, Provenance,
     Source, Tokenizer, Unit, check_chunks, check_invariants,
@@ -58,5 +60,8 @@ pub use select::{
     Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select,
     tag, terms,
 };
-pub use tree::{chunk_bytes, chunk_entries, chunk_input, chunk_path, chunk_tree};
+pub use tree::{
+    Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
+    chunk_path, chunk_tree,
+};
 pub use walk::{Input, WalkOptions, Walked, is_cleave_temp, relative, walk};

@@ -3,15 +3,15 @@
 //! chunks it gave, so an outline always agrees with the records.
 
 use cleave_core::{Atom, AtomKind, AtomTree, Chunk, Source};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One named atom of a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutlineEntry {
     /// Nesting among the file's entries: 0 for top-level items and sections.
     pub depth: usize,
     /// `symbol` or `section`.
-    pub kind: &'static str,
+    pub kind: String,
     /// How the atom reads: `class Flask`, `fn login`, `Install`.
     pub label: String,
     /// Qualified name (`Flask.route`, `Guide > Install`).
@@ -93,7 +93,7 @@ impl Walk<'_, '_> {
             .collect();
         self.out.push(OutlineEntry {
             depth,
-            kind: if is_section { "section" } else { "symbol" },
+            kind: if is_section { "section" } else { "symbol" }.to_owned(),
             label,
             name: qualified,
             number,
