@@ -508,3 +508,25 @@ fn the_cache_reuses_what_did_not_change_and_never_trusts_a_broken_entry() {
     let (_, err, code) = run(&[s(&root), "--cache", s(tmp.path()), "-q"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn an_earlier_output_with_files_a_person_added_is_not_replaced() {
+    let (tmp, root) = project();
+    let out = tmp.path().join("out");
+    let (_, err, code) = run(&[s(&root), "--out", s(&out), "-q"]);
+    assert_eq!(code, 0, "{err}");
+    fs::write(out.join("my-notes.md"), "written by hand").expect("write");
+    let (_, err, code) = run(&[s(&root), "--out", s(&out), "-q"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("my-notes.md"), "{err}");
+    assert!(out.join("my-notes.md").exists());
+    fs::remove_file(out.join("my-notes.md")).expect("rm");
+    fs::write(out.join("chunks/extra.py"), "print(1)").expect("write");
+    let (_, err, code) = run(&[s(&root), "--out", s(&out), "-q"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.join("chunks/extra.py").exists());
+    // Outside the root, --force says the person agrees.
+    let (_, err, code) = run(&[s(&root), "--out", s(&out), "--force", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.join("chunks/extra.py").exists());
+}

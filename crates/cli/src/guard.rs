@@ -178,18 +178,23 @@ fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
         bail!("--out {given} exists and is not a folder");
     }
     let empty = fs::read_dir(&out.resolved).map(|mut d| d.next().is_none()).unwrap_or(false);
-    if empty || is_cleave_dir(&out.resolved) {
+    let foreign = if empty {
         return Ok(());
-    }
+    } else if !is_cleave_dir(&out.resolved) {
+        "holds no cleave manifest.json".to_owned()
+    } else {
+        match unlisted(&out.resolved) {
+            None => return Ok(()),
+            Some(what) => format!("holds {what}, which its cleave manifest does not list"),
+        }
+    };
     if root.is_dir && out.resolved.starts_with(&root.resolved) {
         bail!(
-            "--out {given} is a folder under the walked root that holds no cleave manifest.json: its files are inputs; refusing to replace it, even with --force"
+            "--out {given} is a folder under the walked root that {foreign}: its files are inputs; refusing to replace it, even with --force"
         );
     }
     if !force {
-        bail!(
-            "--out {given}: folder is not empty and holds no cleave manifest.json; use --force to replace it"
-        );
+        bail!("--out {given}: folder is not empty and {foreign}; use --force to replace it");
     }
     Ok(())
 }
@@ -197,6 +202,42 @@ fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
 /// Whether a folder is an earlier cleave output: its manifest opens with the generator tag.
 pub fn is_cleave_dir(dir: &Path) -> bool {
     head(&dir.join("manifest.json")).is_some_and(|h| h.starts_with(GENERATOR.as_bytes()))
+}
+
+/// The first entry of an earlier cleave output that its manifest does not list (a file a
+/// person added since): replacing the folder would delete it. `None` when every entry is
+/// cleave's own.
+fn unlisted(dir: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Manifest {
+        chunks: Vec<Listed>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        file: String,
+    }
+    let bytes = fs::read(dir.join("manifest.json")).ok()?;
+    let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
+        return Some("a manifest.json that does not parse".to_owned());
+    };
+    let listed: std::collections::HashSet<String> =
+        manifest.chunks.into_iter().map(|c| c.file).collect();
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        match name.as_str() {
+            "manifest.json" => {}
+            "chunks" if entry.path().is_dir() => {
+                for chunk in fs::read_dir(entry.path()).ok()?.flatten() {
+                    let file = format!("chunks/{}", chunk.file_name().to_string_lossy());
+                    if !listed.contains(&file) || !chunk.path().is_file() {
+                        return Some(file);
+                    }
+                }
+            }
+            _ => return Some(name),
+        }
+    }
+    None
 }
 
 /// Whether a file is an earlier cleave output: JSON Lines of chunk records, a JSON document

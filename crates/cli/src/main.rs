@@ -34,6 +34,9 @@ fn main() -> ExitCode {
         Command::DumpAtoms(args) => run_dump(&args),
         Command::Verify(args) => verify::run(&args),
     };
+    if atomic::wait_if_interrupted() {
+        return ExitCode::from(130);
+    }
     match res {
         Ok(code) => code,
         // A closed pipe (`cleave chunk . | head`) is how the reader says it has enough.
