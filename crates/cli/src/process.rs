@@ -179,14 +179,8 @@ fn chunk_text(
     }
     let source = Source::new(&input.rel, text);
     let mut chunks = pack(&source, &tree, &settings.config);
-    let doc_class = match &kind {
-        Kind::Prose(format) => {
-            cleave_prose::classify(*format, &mut chunks).map(|c| (c.doc_type, c.confidence))
-        }
-        Kind::Text => cleave_prose::classify(cleave_prose::Format::Text, &mut chunks)
-            .map(|c| (c.doc_type, c.confidence)),
-        Kind::Code(_) => None,
-    };
+    let doc_class =
+        cleave_prose::annotate(&tree, &source, &mut chunks).map(|c| (c.doc_type, c.confidence));
     FileResult {
         rel: input.rel.clone(),
         outcome: match fallback {
