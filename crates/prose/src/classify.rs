@@ -2,14 +2,16 @@
 //!
 //! Each chunk is measured once: the share of its bytes in math, code and tables, in
 //! theorem-like statements, definitions, proofs and algorithms, plus counts of marker words.
-//! The shares come from the atom tree: the atomizers mark the atoms they know to be math,
-//! code, a table, a proof … with a [`Region`], and a chunk counts the non-blank bytes it shares
-//! with each (so a part of a split proof is a proof, whether or not its header says so). What
-//! no atomizer marks is read from the chunk's text: paragraphs that open with `Theorem`,
-//! `Proof.` … outside LaTeX, inline literals and roles in reStructuredText, code-like lines and
-//! tables in plain text (whose atomizer knows only paragraphs), and the vocabulary. Its content type is the share that best clears its threshold; with none, two large
-//! shares of math, code and tables make it `mixed`, else it is `preamble`, `references`,
-//! `theory` (prose with some math) or `narrative`.
+//! The shares come from the atom tree, not from scanning the chunk again: the atomizers mark
+//! what they found with a [`Region`] (on the atom, or with its exact extent in the tree's
+//! location map), and a chunk counts the non-blank bytes it shares with each; a chunk that
+//! starts inside a region is a part of it and counts whole, with or without a header that
+//! says so. What no atomizer marks is read from the chunk's text: paragraphs that open with
+//! `Theorem`, `Proof.` … outside LaTeX, inline literals and roles in reStructuredText,
+//! code-like lines and tables in plain text (whose atomizer knows only paragraphs), and the
+//! vocabulary. The content type is the share that best clears its threshold; with none, two
+//! large shares of math, code and tables make it `mixed`, else it is `preamble`,
+//! `references`, `theory` (prose with some math) or `narrative`.
 //!
 //! The document's type is scored from the sums over its chunks: a research paper has
 //! statements and proofs, math, an abstract, citations and paper headings; an

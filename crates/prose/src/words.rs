@@ -1,5 +1,5 @@
-//! The word lists of classification and of the atomizers, as sorted tables: a lookup is a binary search, and a test
-//! checks that every table is sorted and holds no word twice.
+//! The word lists of classification and of the atomizers, as sorted tables: a lookup is a
+//! binary search, and a test checks that every table is sorted and holds no word twice.
 //!
 //! Byte order, as `str`'s `Ord`: capitals sort before small letters, `\` before letters.
 
