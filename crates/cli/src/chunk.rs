@@ -22,6 +22,9 @@ use crate::term;
 const MAX_THREADS_PER_CORE: usize = 4;
 
 pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
+    // First of all, so that an interrupt at any point ends with exit code 130 and no
+    // temporaries left behind.
+    remove_temporaries_on_signal();
     let started = Instant::now();
     let config = args.size.config()?;
     let settings = Settings::new(config.clone()).with_max_file_size(args.walk.max_file_size);
@@ -59,7 +62,6 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start worker threads")?;
 
-    remove_temporaries_on_signal();
     let printer: Box<dyn Printer> = match (&out_dir, args.format) {
         (Some(dir), _) => Box::new(Folder::new(&dir.resolved)?),
         (None, FormatArg::Json) => {

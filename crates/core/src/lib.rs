@@ -4,7 +4,10 @@
 //! nested atoms whose children tile their parent, with labels, scopes and boundary strengths.
 //! [`pack`] turns that tree into [`Chunk`]s that tile the source byte for byte and fit a
 //! [`ChunkConfig`]'s budget, header included, counted by a [`ChunkSizer`] in bytes, chars or
-//! real BPE tokens. [`check_invariants`] verifies the promise on any output.
+//! real BPE tokens. [`check_invariants`] verifies the promise on any output. Annotation comes
+//! after packing and reads the tree, not the chunk text: [`locate`] fills a prose chunk's
+//! provenance from the section atoms and the tree's [`Locations`]; atoms carry a [`Region`]
+//! (math, code, proof …) for classifiers.
 //!
 //! ```
 //! use cleave_core::{ChunkConfig, ContentKind, Source, Unit, atomize_blocks, pack};
@@ -33,11 +36,11 @@ mod sizer;
 mod text;
 
 pub use atom::{
-    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Severity,
-    ceil_char_boundary, floor_char_boundary, tile,
+    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic,
+    Locations, PageLabel, Region, Severity, ceil_char_boundary, floor_char_boundary, tile,
 };
 pub use check::{assert_invariants, check_chunks, check_invariants};
-pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, provenance_tag};
+pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, locate, provenance_tag};
 pub use config::{ChunkConfig, ConfigError};
 pub use pack::{line_ranges, pack};
 pub use plain::{atomize_blocks, blocks};

@@ -18,13 +18,13 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::atom::{Atom, AtomKind, AtomTree, Boundary, ContentKind};
-use crate::chunk::{Chunk, Part, Provenance, chunk_id, provenance_tag};
+use crate::atom::{Atom, AtomKind, AtomTree, Boundary};
+use crate::chunk::{Chunk, Part, chunk_id};
 use crate::config::ChunkConfig;
 use crate::header::{self, HeaderFacts};
 use crate::ranges::RangeSizes;
 use crate::sizer::ChunkSizer;
-use crate::text::{Source, count_chars};
+use crate::text::Source;
 
 /// What each chunk costs the segmentation: it dominates the other terms, so the packer first
 /// keeps the number of chunks low, then picks good cut points among equally short answers.
@@ -777,10 +777,7 @@ impl<'s, 't> Packer<'s, 't> {
         let mut labelled: Vec<&Atom> =
             self.opened.iter().copied().filter(|a| a.label.is_some()).collect();
         labelled.sort_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)));
-        let prose = self.tree.content == ContentKind::Prose;
-        let blocks = if prose { block_starts(self.source.text()) } else { Vec::new() };
         let mut seen: HashMap<String, usize> = HashMap::new();
-        let mut chars_at = (0usize, 0usize); // (byte, chars before it)
         let mut out = Vec::with_capacity(spans.len());
         for (idx, span) in spans.into_iter().enumerate() {
             let range = span.range.clone();
@@ -802,19 +799,6 @@ impl<'s, 't> Packer<'s, 't> {
                 .map(|s| s.name.clone())
                 .collect();
             let part = self.part_record(parts[idx], scope_id, &range, &ranges, &labelled);
-            // Chunks are in order, so chars are counted once over the file.
-            if range.start >= chars_at.0 {
-                chars_at.1 += count_chars(&self.source.text().as_bytes()[chars_at.0..range.start]);
-            } else {
-                chars_at.1 = self.source.char_offset(range.start);
-            }
-            chars_at.0 = range.start;
-            let provenance = prose.then(|| {
-                let section = section_path(root, range.start);
-                let paragraph = blocks.partition_point(|&b| b <= range.start).max(1);
-                let tag = provenance_tag(path, None, paragraph, &section, chars_at.1);
-                Provenance { section, paragraph, char_offset: chars_at.1, page: None, tag }
-            });
             let mut id = chunk_id(path, body);
             let n = seen.entry(id.clone()).or_insert(0);
             *n += 1;
@@ -834,7 +818,9 @@ impl<'s, 't> Packer<'s, 't> {
                 symbols: syms,
                 scope,
                 part,
-                provenance,
+                // Provenance and classification are annotation, filled after packing from the
+                // tree's regions and locations (`chunk::locate`, the prose crate's `annotate`).
+                provenance: None,
                 classification: None,
                 header: span.header,
                 text: body.to_owned(),
@@ -1014,41 +1000,6 @@ fn collect_symbols(root: &Atom, separator: &str) -> Vec<Symbol> {
     }
     let mut out = Vec::new();
     walk(root, &mut Vec::new(), separator, &mut out);
-    out
-}
-
-/// Labels of the section atoms holding byte `at`, outermost first.
-fn section_path(root: &Atom, at: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut atom = root;
-    loop {
-        if atom.kind == AtomKind::Section
-            && let Some(label) = atom.label_text()
-        {
-            out.push(label.to_owned());
-        }
-        // Children tile their parent: the one holding `at` is the last that starts at or before it.
-        let idx = atom.children.partition_point(|c| c.range.start <= at);
-        match idx.checked_sub(1).map(|i| &atom.children[i]) {
-            Some(child) if at < child.range.end => atom = child,
-            _ => return out,
-        }
-    }
-}
-
-/// Byte offsets where blank-line-separated blocks start.
-fn block_starts(text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut prev_blank = true;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let blank = line.trim().is_empty();
-        if !blank && prev_blank {
-            out.push(at);
-        }
-        prev_blank = blank;
-        at += line.len();
-    }
     out
 }
 

@@ -167,12 +167,8 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
     }
     let source = Source::new(rel, text);
     let mut chunks = pack(&source, &tree, &settings.config);
-    let doc_class = match kind {
-        Kind::Prose(format) => cleave_prose::classify(format, &mut chunks),
-        Kind::Text => cleave_prose::classify(cleave_prose::Format::Text, &mut chunks),
-        Kind::Code(_) => None,
-    }
-    .map(|c| (c.doc_type, c.confidence));
+    let doc_class =
+        cleave_prose::annotate(&tree, &source, &mut chunks).map(|c| (c.doc_type, c.confidence));
     let outline = settings.outline.then(|| outline(&tree, &source, &chunks));
     FileResult {
         rel: rel.to_owned(),
