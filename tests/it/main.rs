@@ -3,6 +3,7 @@
 
 mod agent;
 mod cli;
+mod documents;
 mod safety;
 mod snapshots;
 mod support;

@@ -53,8 +53,8 @@ fn run_dump(args: &DumpArgs) -> Result<ExitCode> {
     let bytes = read_path(path, u64::MAX)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("{}: cannot read", path.display()))?;
-    let decoded = decode(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let rel = path.to_string_lossy().replace('\\', "/");
+    let decoded = decode(&rel, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     term::stdout(dump_atoms(&rel, &decoded.text).as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -111,32 +111,55 @@ pub fn chunk_file(rel: &str, bytes: Vec<u8>, settings: &Settings, ctx: &mut Cont
         let reason = Skip::TooLarge { size: len, limit: settings.max_file_size };
         return FileResult::skipped(rel, len, reason);
     }
-    match decode(bytes) {
+    match decode(rel, bytes) {
         Ok(decoded) => chunk_decoded(rel, &decoded, settings, ctx),
         Err(reason) => FileResult::skipped(rel, len, reason),
     }
 }
 
-/// Chunks a decoded text view.
+/// Chunks a decoded text view: a document's Markdown view is atomized as Markdown, its pages
+/// go into the tree's locations (so provenance names them), and its records carry the
+/// document's format as their language.
 pub fn chunk_decoded(
     rel: &str,
     decoded: &Decoded,
     settings: &Settings,
     ctx: &mut Context,
 ) -> FileResult {
-    let mut result = chunk_text(rel, &decoded.text, settings, ctx);
+    let document = decoded.encoding.document_name();
+    let kind = match document {
+        Some(_) => Kind::Prose(cleave_prose::Format::Markdown),
+        None => detect(rel, &decoded.text),
+    };
+    let mut result = chunk_view(rel, &decoded.text, kind, &decoded.pages, settings, ctx);
     if !decoded.is_verbatim() {
         result.encoding = Some(decoded.encoding);
+    }
+    if let Some(name) = document {
+        result.language = Some(name.to_owned());
+        for chunk in &mut result.chunks {
+            chunk.language = name.to_owned();
+        }
     }
     result
 }
 
 /// Chunks text that is already in memory, as the file `rel`.
 pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context) -> FileResult {
+    chunk_view(rel, text, detect(rel, text), &[], settings, ctx)
+}
+
+fn chunk_view(
+    rel: &str,
+    text: &str,
+    kind: Kind,
+    pages: &[(usize, cleave_core::PageLabel)],
+    settings: &Settings,
+    ctx: &mut Context,
+) -> FileResult {
     if text.is_empty() {
         return FileResult::skipped(rel, 0, Skip::Empty);
     }
-    let kind = detect(rel, text);
     let (name, content) = (kind.name(), kind.content());
     let atomized = catch_unwind(AssertUnwindSafe(|| atomize(kind, text, &mut ctx.parse)));
     let mut fallback = None;
@@ -159,6 +182,8 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
             atomize_blocks(text, name, content)
         }
     };
+    let mut tree = tree;
+    tree.locations.pages = pages.to_vec();
     let diagnostics: Vec<String> = tree.diagnostics.iter().map(|d| d.message.clone()).collect();
     if fallback.is_none()
         && let Some(d) = tree.diagnostics.iter().find(|d| d.severity == Severity::Fallback)
