@@ -78,3 +78,15 @@ fn broken_documents_are_skipped_with_a_reason() {
         assert!(entry["reason"].as_str().unwrap().contains("cannot be read"), "{entry}");
     }
 }
+
+#[test]
+fn extract_prints_the_text_view_the_records_index() {
+    let file = fixture("documents/report.docx");
+    let out = cleave().arg("extract").arg(&file).output().unwrap();
+    assert!(out.status.success());
+    let view = String::from_utf8(out.stdout).unwrap();
+    let (records, _, _) = run(&[file.to_str().unwrap(), "--budget", "300", "-q"]);
+    for c in parse_jsonl(&records) {
+        assert_eq!(&view[c.byte_start..c.byte_end], c.text);
+    }
+}

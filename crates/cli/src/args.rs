@@ -30,6 +30,9 @@ pub enum Command {
     Read(ReadArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
+    /// Print the text view of one file that records' byte ranges index: the file itself for
+    /// text, the decoded Markdown for a document (DOCX, PPTX, XLSX), UTF-8 for UTF-16.
+    Extract(DumpArgs),
     /// Check JSON Lines written by `cleave chunk` against the files they came from: every
     /// body is the file's slice, bodies tile each file, every chunk is within the budget.
     Verify(VerifyArgs),

@@ -31,7 +31,8 @@ fn main() -> ExitCode {
         Command::Outline(args) => outline::run(&args),
         Command::Select(args) => agent::run_select(&args),
         Command::Read(args) => agent::run_read(&args),
-        Command::DumpAtoms(args) => run_dump(&args),
+        Command::DumpAtoms(args) => run_dump(&args, false),
+        Command::Extract(args) => run_dump(&args, true),
         Command::Verify(args) => verify::run(&args),
     };
     if atomic::wait_if_interrupted() {
@@ -48,13 +49,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_dump(args: &DumpArgs) -> Result<ExitCode> {
+/// `cleave dump-atoms FILE`, or with `extract` `cleave extract FILE`: the text view itself.
+fn run_dump(args: &DumpArgs, extract: bool) -> Result<ExitCode> {
     let path = &args.file;
     let bytes = read_path(path, u64::MAX)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("{}: cannot read", path.display()))?;
     let rel = path.to_string_lossy().replace('\\', "/");
     let decoded = decode(&rel, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    term::stdout(dump_atoms(&rel, &decoded.text).as_bytes())?;
+    let out = if extract { decoded.text } else { dump_atoms(&rel, &decoded) };
+    term::stdout(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

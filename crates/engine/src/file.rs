@@ -127,11 +127,8 @@ pub fn chunk_decoded(
     ctx: &mut Context,
 ) -> FileResult {
     let document = decoded.encoding.document_name();
-    let kind = match document {
-        Some(_) => Kind::Prose(cleave_prose::Format::Markdown),
-        None => detect(rel, &decoded.text),
-    };
-    let mut result = chunk_view(rel, &decoded.text, kind, &decoded.pages, settings, ctx);
+    let mut result =
+        chunk_view(rel, &decoded.text, kind_of(rel, decoded), &decoded.pages, settings, ctx);
     if !decoded.is_verbatim() {
         result.encoding = Some(decoded.encoding);
     }
@@ -229,10 +226,19 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// The kind a decoded text view is atomized as: Markdown for a document's view, else by name.
+fn kind_of(rel: &str, decoded: &Decoded) -> Kind {
+    match decoded.encoding.document_name() {
+        Some(_) => Kind::Prose(cleave_prose::Format::Markdown),
+        None => detect(rel, &decoded.text),
+    }
+}
+
 /// The atom tree of one file as the chunker sees it, as text: what `cleave dump-atoms` prints.
-pub fn dump_atoms(rel: &str, text: &str) -> String {
+pub fn dump_atoms(rel: &str, decoded: &Decoded) -> String {
     use std::fmt::Write as _;
-    let tree = atomize(detect(rel, text), text, &mut ParseContext::new());
+    let text = decoded.text.as_str();
+    let tree = atomize(kind_of(rel, decoded), text, &mut ParseContext::new());
     let mut out = format!("# {rel}: {} ({:?})\n", tree.language, tree.content);
     for ctx_line in &tree.context {
         let _ = writeln!(out, "# context: {ctx_line}");
