@@ -90,3 +90,25 @@ fn extract_prints_the_text_view_the_records_index() {
         assert_eq!(&view[c.byte_start..c.byte_end], c.text);
     }
 }
+
+#[test]
+fn an_out_folder_holds_each_decoded_text_view() {
+    let dir = fixture("documents");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let (_, err, code) =
+        run(&[dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "--budget", "300", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let manifest: Value =
+        serde_json::from_slice(&fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    for c in manifest["chunks"].as_array().unwrap() {
+        let view = fs::read_to_string(out.join(c["view"].as_str().expect("a view"))).unwrap();
+        let body = fs::read_to_string(out.join(c["file"].as_str().unwrap())).unwrap();
+        let (start, end) =
+            (c["byte_start"].as_u64().unwrap() as usize, c["byte_end"].as_u64().unwrap() as usize);
+        assert!(body.ends_with(&view[start..end]), "{c}");
+    }
+    // The folder is cleave's own, views included: a second run replaces it.
+    let (_, err, code) = run(&[dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]);
+    assert_eq!(code, 0, "{err}");
+}

@@ -215,20 +215,21 @@ fn unlisted(dir: &Path) -> Option<String> {
     #[derive(serde::Deserialize)]
     struct Listed {
         file: String,
+        view: Option<String>,
     }
     let bytes = fs::read(dir.join("manifest.json")).ok()?;
     let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
         return Some("a manifest.json that does not parse".to_owned());
     };
     let listed: std::collections::HashSet<String> =
-        manifest.chunks.into_iter().map(|c| c.file).collect();
+        manifest.chunks.into_iter().flat_map(|c| std::iter::once(c.file).chain(c.view)).collect();
     for entry in fs::read_dir(dir).ok()?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         match name.as_str() {
             "manifest.json" => {}
-            "chunks" if entry.path().is_dir() => {
+            folder @ ("chunks" | "views") if entry.path().is_dir() => {
                 for chunk in fs::read_dir(entry.path()).ok()?.flatten() {
-                    let file = format!("chunks/{}", chunk.file_name().to_string_lossy());
+                    let file = format!("{folder}/{}", chunk.file_name().to_string_lossy());
                     if !listed.contains(&file) || !chunk.path().is_file() {
                         return Some(file);
                     }
