@@ -159,7 +159,8 @@ pub fn check_invariants(
     if config.headers() {
         for c in chunks {
             let Some(last) = c.scope.last() else { continue };
-            let last = last.split_whitespace().collect::<Vec<_>>().join(" ");
+            // The label as a header writes it: white space folded, comment delimiters broken.
+            let last = crate::header::header_text(&tree.comment, last);
             if last.is_empty() {
                 continue;
             }
