@@ -24,7 +24,7 @@ use crate::config::ChunkConfig;
 use crate::header::{self, HeaderFacts};
 use crate::ranges::RangeSizes;
 use crate::sizer::ChunkSizer;
-use crate::text::{Source, count_chars};
+use crate::text::{Source, count_chars, line_ends, lines_inclusive};
 
 /// What each chunk costs the segmentation: it dominates the other terms, so the packer first
 /// keeps the number of chunks low, then picks good cut points among equally short answers.
@@ -898,15 +898,13 @@ fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
     (first, end.max(first + 1))
 }
 
-/// Lines of `range` in `text`, each with its newline.
+/// Lines of `range` in `text`, each with its line break (`\n`, `\r\n` or a lone `\r`).
 pub fn line_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
-    for (i, b) in text.as_bytes()[range.clone()].iter().enumerate() {
-        if *b == b'\n' {
-            out.push(start..range.start + i + 1);
-            start = range.start + i + 1;
-        }
+    for end in line_ends(&text.as_bytes()[range.clone()]) {
+        out.push(start..range.start + end);
+        start = range.start + end;
     }
     if start < range.end {
         out.push(start..range.end);
@@ -1041,7 +1039,7 @@ fn block_starts(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut prev_blank = true;
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    for line in lines_inclusive(text) {
         let blank = line.trim().is_empty();
         if !blank && prev_blank {
             out.push(at);
@@ -1070,6 +1068,10 @@ mod tests {
         let lines: Vec<&str> =
             line_ranges(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(lines, vec!["a\n", "b\n", "\n", "c"]);
+        let text = "x\ra\rb\r\n\rc\r";
+        let lines: Vec<&str> =
+            line_ranges(text, 2..text.len()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(lines, vec!["a\r", "b\r\n", "\r", "c\r"], "lone \\r and \\r\\n end lines too");
     }
 
     #[test]

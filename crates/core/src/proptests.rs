@@ -243,6 +243,7 @@ fn seam_fragment() -> impl Strategy<Value = String> {
         3 => "[a-zA-Z]{1,6}",
         3 => Just("\n".to_owned()),
         1 => Just("\r\n".to_owned()),
+        1 => Just("\r".to_owned()),
         2 => "[ \t]{1,4}",
         1 => "[/*{}();'\"]{1,3}",
         1 => "'(s|t|re|ll|d|S)",
@@ -298,5 +299,88 @@ proptest! {
     fn ascii_pre_tokens_match_the_regex(parts in prop::collection::vec(ascii_fragment(), 0..60)) {
         let text = parts.concat();
         prop_assert!(crate::pretok::same_as_bpe_openai(&text).is_ok(), "{:?}", crate::pretok::same_as_bpe_openai(&text));
+    }
+}
+
+/// Line numbers counted the slow, obvious way: a line ends after `\n`, after `\r\n` and after
+/// a lone `\r`.
+fn naive_line_of(text: &str, offset: usize) -> usize {
+    let bytes = text.as_bytes();
+    let breaks = (0..offset)
+        .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+        .count();
+    1 + breaks
+}
+
+fn line_break_fragment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[a-z]{1,8}",
+        2 => Just(" ".to_owned()),
+        2 => Just("\r".to_owned()),
+        2 => Just("\r\n".to_owned()),
+        2 => Just("\n".to_owned()),
+        1 => Just("\r\r".to_owned()),
+        1 => "[é☃]{1,2}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    /// See: issue 13, "lone-CR files (classic Mac) report line 1 for every chunk". Files with
+    /// `\r`, `\r\n`, `\n` or all three mixed keep every invariant, and every chunk's lines are
+    /// the ones counted by hand.
+    #[test]
+    fn line_numbers_follow_every_line_break(
+        parts in prop::collection::vec(line_break_fragment(), 0..200),
+        seeds in prop::collection::vec(any::<u32>(), 1..32),
+        budget in 8usize..200,
+        unit in unit(),
+        random in any::<bool>(),
+    ) {
+        let text = parts.concat();
+        let tree = if random {
+            AtomTree::new("test", ContentKind::Code, random_tree(&text, &seeds))
+        } else {
+            atomize_blocks(&text, "text", ContentKind::Prose)
+        };
+        let source = Source::new("mac.txt", &text);
+        let config = config(budget, unit, 0, true);
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        prop_assert!(errors.is_empty(), "{}", errors.join("\n"));
+        for c in &chunks {
+            prop_assert_eq!(c.line_start, naive_line_of(&text, c.byte_start));
+            prop_assert_eq!(c.line_end, naive_line_of(&text, c.byte_end - 1));
+        }
+    }
+}
+
+/// A lone-CR file over the budget is cut between lines, as a `\n` file is, not between words:
+/// its line starts split sizes exactly, and its lines are the pieces.
+#[test]
+fn lone_cr_files_split_at_lines() {
+    for eol in ["\r", "\r\n", "\n"] {
+        let text: String =
+            (0..120).map(|i| format!("line {i} of a classic Mac OS file{eol}")).collect();
+        let source = Source::new("mac.txt", &text);
+        for tree in [
+            atomize_blocks(&text, "text", ContentKind::Prose),
+            AtomTree::new("text", ContentKind::Prose, Atom::new(AtomKind::Block, 0..text.len())),
+        ] {
+            for unit in [Unit::Chars, Unit::Tokens(Tokenizer::O200k)] {
+                let config = ChunkConfig::new(200, unit).unwrap();
+                let chunks = pack(&source, &tree, &config);
+                crate::check::assert_invariants(&source, &tree, &chunks, &config);
+                assert!(chunks.len() > 4, "{eol:?} {unit}: {} chunks", chunks.len());
+                for c in &chunks {
+                    assert!(c.text.starts_with("line "), "{eol:?} {unit}: {:?}", c.text);
+                    assert!(c.text.ends_with(eol), "{eol:?} {unit}: {:?}", c.text);
+                    let first: usize = c.text[5..].split(' ').next().unwrap().parse().unwrap();
+                    assert_eq!(c.line_start, first + 1, "{eol:?} {unit}");
+                    assert_eq!(c.line_end - c.line_start + 1, c.text.matches(eol).count());
+                }
+            }
+        }
     }
 }

@@ -120,13 +120,15 @@ impl<'a> RangeSizes<'a> {
     }
 }
 
-/// Whether the line starting at `at` (just after a newline) starts clean: neither `/` nor a run
-/// of white space that holds a line break. The OpenAI pre-tokenizers end a pre-token there
-/// whatever comes before (a pre-token holding the newline before `at` can only go on with
+/// Whether the line starting at `at` (just after a line break) starts clean: neither `/` nor a
+/// run of white space that holds a line break. The OpenAI pre-tokenizers end a pre-token there
+/// whatever comes before (a pre-token holding the line break before `at` can only go on with
 /// line breaks, or with `/` after punctuation), and the pre-tokens after it do not depend on
-/// what precedes.
+/// what precedes. Their patterns treat `\r` and `\n` alike (`[\r\n]`, `\s`), so a line that
+/// ends in a lone `\r` (classic Mac OS) ends at a seam just as one ending in `\n` does; the
+/// position between `\r` and `\n` is no line start and never starts clean.
 pub(crate) fn clean(text: &str, at: usize) -> bool {
-    at > 0 && text.as_bytes()[at - 1] == b'\n' && starts_clean(&text[at..])
+    at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r') && starts_clean(&text[at..])
 }
 
 fn starts_clean(rest: &str) -> bool {
@@ -155,6 +157,7 @@ mod tests {
         "def f(x):\n  \n    return x  \n\n\nclass A:\n\tpass\r\n\r\n  # comment\n",
         "Ünïcödé — 文字 🎉\n  emoji\n\u{a0}\u{2028}x\n123456789\n'''s\n\n  \n\t\n}\n//\n/*\n */\n",
         "no newline at all",
+        "classic\rMac  \r\rtext\r /x\r\t\ry'all\r\n\rmixed\n\rend\r",
         "\n\n\n   \n",
     ];
 
@@ -196,5 +199,9 @@ mod tests {
         let clean: Vec<usize> = (0..text.len()).filter(|&i| clean(text, i)).collect();
         // `b`, `c`, `  d`, `e`; not the blank line, not `  ` before a line break, not `/f`.
         assert_eq!(clean, vec![2, 5, 7, 14]);
+        let text = "a\rb\r\rc\r\nd";
+        let starts: Vec<usize> = (0..text.len()).filter(|&i| super::clean(text, i)).collect();
+        // `b`, `c`, `d`; not the blank line, not between `\r` and `\n`.
+        assert_eq!(starts, vec![2, 5, 8]);
     }
 }

@@ -42,8 +42,9 @@ pub trait ChunkSizer: Send + Sync {
 pub enum LineSeams {
     /// Every position does (bytes, chars).
     Every,
-    /// Clean line starts do: after a newline, where no blank line and no `/` follows. That is
-    /// where the OpenAI pre-tokenizers always split, whatever precedes.
+    /// Clean line starts do: after a line break (`\n`, `\r\n` or a lone `\r`), where no blank
+    /// line and no `/` follows. That is where the OpenAI pre-tokenizers always split, whatever
+    /// precedes.
     Clean,
     /// None is known to.
     None,
