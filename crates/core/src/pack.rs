@@ -37,8 +37,9 @@ const BALANCE_COST: f64 = 1_000.0;
 const MAX_WINDOW: usize = 2_048;
 /// Verify-and-repair rounds before the last resort (headerless, exact greedy split).
 const MAX_ROUNDS: usize = 24;
-/// Part numbers reserved in headers while packing: up to `99/99`. An atom cut into more
-/// parts gets a longer header than reserved; exact verification then repairs its chunks.
+/// Part numbers reserved in headers while packing: up to `99/99`, or wider for an atom large
+/// enough to fill more chunks (see [`widest_part`]). An atom cut into more parts than reserved
+/// gets a longer header than reserved; exact verification then repairs its chunks.
 const RESERVED_PART: usize = 99;
 
 /// Chunks `source` along `tree` under `config`. Never fails, never panics on a valid tree:
@@ -285,14 +286,24 @@ impl<'s, 't> Packer<'s, 't> {
 
     /// The header size reserved while packing a chunk that starts in `scope`: the header
     /// without context lines (they only fill the room a chunk leaves), the largest over part
-    /// numbers up to `99/99`. (A shorter part number can leave room for the signature line
-    /// that a longer one crowds out, so the widest part is not always the largest header.)
+    /// numbers `k/n` of every width up to [`widest_part`] (`9/99`, `99/99`, `9/999`, …). (A
+    /// shorter part number can leave room for the signature line, or the path, that a longer
+    /// one crowds out, so the widest part is not always the largest header.)
     fn reserved_header(&mut self, scope: u32, cap: usize) -> usize {
         if let Some(&size) = self.reserved.get(&(scope, cap)) {
             return size;
         }
-        let size = if self.innermost_labelled(scope).is_some() {
-            [(1, 1), (1, 10), (RESERVED_PART, RESERVED_PART)]
+        let size = if let Some(atom) = self.innermost_labelled(scope) {
+            let widest = widest_part(self.size(atom.range.clone()), self.room);
+            let nines = std::iter::successors(Some(9usize), |&n| {
+                (n < widest).then(|| n.saturating_mul(10).saturating_add(9))
+            });
+            let parts: Vec<(usize, usize)> = nines
+                .clone()
+                .flat_map(|n| nines.clone().take_while(move |&k| k <= n).map(move |k| (k, n)))
+                .chain([(1, 1), (1, 10)])
+                .collect();
+            parts
                 .into_iter()
                 .map(|part| self.sizer.size(&self.render_header(scope, Some(part), cap)))
                 .max()
@@ -446,7 +457,7 @@ impl<'s, 't> Packer<'s, 't> {
         while start < range.end {
             let scope = self.scope_at(stack, start);
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
-            let end = longest_fit(text, start, range.end, room, self.sizer);
+            let end = longest_fit(text, start, range.end, room, |r| self.ranges.size(r));
             let size = self.size(start..end);
             let b = if first { boundary } else { Boundary::Char };
             self.pieces.push(Piece {
@@ -719,8 +730,9 @@ impl<'s, 't> Packer<'s, 't> {
             }
             let mut start = span.range.start;
             while start < span.range.end {
-                let end =
-                    longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
+                let end = longest_fit(self.source.text(), start, span.range.end, self.room, |r| {
+                    self.ranges.size(r)
+                });
                 let size = self.size(start..end);
                 out.push(Span {
                     pieces: span.pieces.clone(),
@@ -878,6 +890,21 @@ impl<'s, 't> Packer<'s, 't> {
     }
 }
 
+/// The widest part number to reserve in the headers of an opened atom of `size` units, chunks
+/// having `room`: all nines, at least [`RESERVED_PART`], and at least the number of chunks the
+/// atom fills at half the room. Without it, every chunk from the hundredth part of a large atom
+/// on came out a few units over the budget, and the repair cut each into a full chunk and a
+/// crumb (a 10 MB one-line paragraph inside a section gave twice the chunks, half of them
+/// crumbs, after 24 rounds of repair).
+fn widest_part(size: usize, room: usize) -> usize {
+    let parts = (size / (room / 2).max(1)).saturating_add(1);
+    let mut widest = RESERVED_PART;
+    while widest < parts {
+        widest = widest.saturating_mul(10).saturating_add(9);
+    }
+    widest
+}
+
 /// Balance and crumb terms of one chunk's cost: squared slack, and a penalty below 5 %.
 fn fill_cost(fill: usize, room: usize) -> u64 {
     if room == 0 {
@@ -933,18 +960,25 @@ fn split_words(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
 }
 
 /// The end of the longest text from `start` (at most `end`) of at most `room` units, at a char
-/// boundary; at least one char.
+/// boundary; at least one char. `size` measures a range of `text`.
 ///
 /// Gallops from `room` bytes (every unit here is at least a byte... or one char) doubling the
 /// probe until it no longer fits, then bisects: the work per call is proportional to the piece
-/// it returns, not to the rest of the text.
-fn longest_fit(text: &str, start: usize, end: usize, room: usize, sizer: &dyn ChunkSizer) -> usize {
+/// it returns, not to the rest of the text. The packer measures through its prefix table, so
+/// a probe costs two short partial segments, not a run over the whole prefix.
+fn longest_fit(
+    text: &str,
+    start: usize,
+    end: usize,
+    room: usize,
+    size: impl Fn(Range<usize>) -> usize,
+) -> usize {
     use crate::atom::{ceil_char_boundary, floor_char_boundary};
     let first = start + text[start..end].chars().next().map_or(0, char::len_utf8);
     if first >= end {
         return end;
     }
-    let fits = |cut: usize| sizer.size(&text[start..cut]) <= room;
+    let fits = |cut: usize| size(start..cut) <= room;
     // Gallop: `lo` fits, `hi` does not (or is the end).
     let mut lo = first;
     let mut probe = room.max(1);
@@ -1077,11 +1111,20 @@ mod tests {
     #[test]
     fn longest_fit_respects_chars() {
         let text = "é☃é☃é☃";
-        let sizer = crate::sizer::Unit::Bytes.sizer();
+        let sizer = |r: Range<usize>| text[r].len();
         let end = longest_fit(text, 0, text.len(), 4, sizer);
         assert_eq!(&text[..end], "é");
         let end = longest_fit(text, 0, text.len(), 1, sizer);
         assert_eq!(&text[..end], "é", "at least one char");
+    }
+
+    #[test]
+    fn large_atoms_reserve_wide_part_numbers() {
+        assert_eq!(widest_part(0, 100), 99);
+        assert_eq!(widest_part(4_900, 100), 99);
+        assert_eq!(widest_part(5_000, 100), 999);
+        assert_eq!(widest_part(3_400_000, 2_000), 9_999);
+        assert_eq!(widest_part(usize::MAX, 1), usize::MAX, "saturates, never loops forever");
     }
 
     #[test]

@@ -248,7 +248,9 @@ fn seam_fragment() -> impl Strategy<Value = String> {
         1 => "[/*{}();'\"]{1,3}",
         1 => "'(s|t|re|ll|d|S)",
         1 => "[0-9]{1,5}",
-        1 => "[\u{a0}\u{2028}\u{85}\u{3000}]",
+        2 => "[a-z]{1,3}[0-9]{1,3}[a-zA-Z]{1,3}",
+        1 => "[!-~] [!-~]",
+        1 => "[\u{a0}\u{2028}\u{85}\u{3000}\u{300}]",
         1 => "[é中𝄞]{1,2}",
     ]
 }
@@ -267,7 +269,9 @@ proptest! {
         let text = parts.concat();
         let source = Source::new("t", &text);
         let sizer = unit.sizer();
-        let sizes = crate::ranges::RangeSizes::new(&text, source.line_starts(), sizer);
+        // Every word seam a seam, as in a long line, and the seams of ordinary lines.
+        let sizes = crate::ranges::RangeSizes::with_stride(&text, source.line_starts(), sizer, 0, 1);
+        let plain = crate::ranges::RangeSizes::new(&text, source.line_starts(), sizer);
         let bounds: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
         for (a, b) in cuts {
             let (a, b) = (a.get(&bounds), b.get(&bounds));
@@ -275,6 +279,7 @@ proptest! {
             for head in ["", "# in class A\n", "x\n\n", "/* y */"] {
                 let whole = format!("{head}{}", &text[a..b]);
                 prop_assert_eq!(sizes.size_after(head, a..b), sizer.size(&whole), "{:?}", whole);
+                prop_assert_eq!(plain.size_after(head, a..b), sizer.size(&whole), "{:?}", whole);
             }
         }
     }
@@ -382,5 +387,49 @@ fn lone_cr_files_split_at_lines() {
                 }
             }
         }
+    }
+}
+
+/// See: issue 13, "a long Markdown paragraph without spaces (a base64 blob) runs at 0.3 MB/s
+/// in tokens". A one-line blob inside a section: chunks past the hundredth part used to come
+/// out over the budget by their wider part number, and each repair left a crumb.
+#[test]
+fn a_long_blob_in_a_section_fills_its_chunks() {
+    const B64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let blob: String = (0..120_000)
+        .map(|_| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            B64[(x >> 58) as usize] as char
+        })
+        .collect();
+    let text = format!("# Title\n\n{blob}\n");
+    let section = Atom::new(AtomKind::Section, 0..text.len())
+        .with_scope(true)
+        .with_label(AtomLabel { label: "# Title".into(), name: None, signature: None })
+        .with_children(vec![
+            Atom::new(AtomKind::Block, 0..9),
+            Atom::new(AtomKind::Block, 9..text.len()).with_boundary(Boundary::Paragraph),
+        ]);
+    let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![section]);
+    let mut tree = AtomTree::new("markdown", ContentKind::Prose, root);
+    tree.comment = CommentStyle::block("<!--", "-->");
+    let source = Source::new("blob.md", &text);
+    for unit in [Unit::Chars, Unit::Tokens(Tokenizer::O200k)] {
+        let config = ChunkConfig::new(200, unit).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        crate::check::assert_invariants(&source, &tree, &chunks, &config);
+        assert!(
+            chunks.len() > 150,
+            "{unit}: {} chunks, enough for three-digit parts",
+            chunks.len()
+        );
+        let crumbs = chunks.iter().filter(|c| c.tokens < 100).count();
+        // FIXME: in tokens, a body that starts with `/` merges with the header's last
+        // pre-token (`-->\n/`), the chunk comes out a token over, and its repair leaves a
+        // one-char crumb: about one chunk in 64 of a base64 blob. Char pieces could be cut
+        // measuring the header's last line before them.
+        let allowed = if unit == Unit::Chars { 2 } else { chunks.len() / 32 };
+        assert!(crumbs <= allowed, "{unit}: {crumbs} of {} chunks are half empty", chunks.len());
     }
 }
