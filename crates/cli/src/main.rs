@@ -147,7 +147,7 @@ fn run_chunk(args: &ChunkArgs) -> Result<ExitCode> {
     let elapsed = started.elapsed();
     let run = serde_json::json!({
         "budget": config.budget(),
-        "unit": config.unit().name(),
+        "unit": config.unit_name(),
         "overlap": config.overlap(),
         "headers": config.headers(),
         "root": args.path.to_string_lossy(),

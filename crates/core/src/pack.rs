@@ -112,7 +112,7 @@ struct Packer<'s, 't> {
     source: &'s Source<'s>,
     tree: &'t AtomTree,
     config: &'t ChunkConfig,
-    sizer: &'static dyn ChunkSizer,
+    sizer: &'t dyn ChunkSizer,
     additive: bool,
     /// Room for header + body: the budget less the overlap.
     room: usize,
@@ -131,12 +131,12 @@ struct Packer<'s, 't> {
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
-    ranges: RangeSizes<'s>,
+    ranges: RangeSizes<'s, 't>,
 }
 
 impl<'s, 't> Packer<'s, 't> {
     fn new(source: &'s Source<'s>, tree: &'t AtomTree, config: &'t ChunkConfig) -> Self {
-        let sizer = config.unit().sizer();
+        let sizer = config.sizer();
         let mut packer = Self {
             source,
             tree,
@@ -713,7 +713,7 @@ impl<'s, 't> Packer<'s, 't> {
         excess: usize,
     ) {
         let saved = self.room;
-        self.room = self.room.saturating_sub(excess).max(self.config.unit().max_char_size() * 2);
+        self.room = self.room.saturating_sub(excess).max(self.sizer.max_char_size() * 2);
         self.split_chars(range, boundary, stack);
         self.room = saved;
     }

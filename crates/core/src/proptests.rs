@@ -226,7 +226,7 @@ fn one_huge_line_splits_in_linear_time() {
         let chunks = pack(&source, &tree, &config);
         crate::check::assert_invariants(&source, &tree, &chunks, &config);
         // Each chunk is nearly full: a header of a few units and a body up to the budget.
-        let body_units: usize = chunks.iter().map(|c| config.unit().sizer().size(&c.text)).sum();
+        let body_units: usize = chunks.iter().map(|c| config.sizer().size(&c.text)).sum();
         assert!(body_units <= chunks.len() * 64);
         assert!(
             chunks.len() * 40 < body_units,

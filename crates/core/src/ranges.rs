@@ -24,9 +24,9 @@ const LONG_LINE: usize = 1024;
 /// tokenizer runs and a lookup.
 const WORD_SEAM_STRIDE: usize = 64;
 
-pub(crate) struct RangeSizes<'a> {
+pub(crate) struct RangeSizes<'a, 'z> {
     text: &'a str,
-    sizer: &'static dyn ChunkSizer,
+    sizer: &'z dyn ChunkSizer,
     /// Seams in ascending order: positions where the size of the text splits exactly.
     seams: Vec<usize>,
     /// `before[i]`: the size of `text[..seams[i]]`.
@@ -35,13 +35,9 @@ pub(crate) struct RangeSizes<'a> {
     ascii: bool,
 }
 
-impl<'a> RangeSizes<'a> {
+impl<'a, 'z> RangeSizes<'a, 'z> {
     /// Builds the prefix table over `line_starts` (ascending, as `Source` keeps them).
-    pub(crate) fn new(
-        text: &'a str,
-        line_starts: &[usize],
-        sizer: &'static dyn ChunkSizer,
-    ) -> Self {
+    pub(crate) fn new(text: &'a str, line_starts: &[usize], sizer: &'z dyn ChunkSizer) -> Self {
         Self::with_stride(text, line_starts, sizer, LONG_LINE, WORD_SEAM_STRIDE)
     }
 
@@ -50,7 +46,7 @@ impl<'a> RangeSizes<'a> {
     pub(crate) fn with_stride(
         text: &'a str,
         line_starts: &[usize],
-        sizer: &'static dyn ChunkSizer,
+        sizer: &'z dyn ChunkSizer,
         long: usize,
         stride: usize,
     ) -> Self {
