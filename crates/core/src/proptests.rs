@@ -433,3 +433,35 @@ fn a_long_blob_in_a_section_fills_its_chunks() {
         assert!(crumbs <= allowed, "{unit}: {crumbs} of {} chunks are half empty", chunks.len());
     }
 }
+
+/// See: issue 13, "a Markdown file named `a --> b.md` ends the header comment early". Through
+/// the packer, every header line stays one comment, and the checker finds the scope named in
+/// the form the header writes it.
+#[test]
+fn hostile_names_stay_inside_header_comments() {
+    let body: String = (0..30).map(|i| format!("Line {i} of the section body.\n")).collect();
+    let text = format!("# a --> b\n\n{body}");
+    let lines: Vec<Atom> = crate::pack::line_ranges(&text, 0..text.len())
+        .into_iter()
+        .map(|r| Atom::new(AtomKind::Block, r))
+        .collect();
+    let section = Atom::new(AtomKind::Section, 0..text.len())
+        .with_scope(true)
+        .with_label(AtomLabel { label: "# a --> b <!-- c".into(), name: None, signature: None })
+        .with_children(lines);
+    let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![section]);
+    let mut tree = AtomTree::new("markdown", ContentKind::Prose, root);
+    tree.comment = CommentStyle::block("<!--", "-->");
+    let source = Source::new("docs/a --> b.md", &text);
+    let config = ChunkConfig::new(200, Unit::Chars).unwrap();
+    let chunks = pack(&source, &tree, &config);
+    crate::check::assert_invariants(&source, &tree, &chunks, &config);
+    assert!(chunks.len() > 3);
+    assert!(chunks[1].header.contains("<!-- in # a - -> b < !-- c"), "{}", chunks[1].header);
+    for c in &chunks {
+        for line in c.header.lines() {
+            assert!(line.starts_with("<!-- ") && line.ends_with(" -->"), "{line:?}");
+            assert_eq!(line.matches("-->").count(), 1, "{line:?}");
+        }
+    }
+}
