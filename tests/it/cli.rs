@@ -284,3 +284,37 @@ fn outline_lists_symbols_and_numbered_sections_with_their_chunks() {
     assert!(small.chars().count() <= 400, "{small}");
     assert!(small.contains("entries left out"), "{small}");
 }
+
+#[test]
+fn a_hugging_face_tokenizer_file_sizes_the_chunks() {
+    let tokenizer = root().join("crates/core/tests/fixtures/wordlevel-tokenizer.json");
+    let dir = fixture("mixed");
+    let (out, err, code) = run(&[
+        dir.to_str().unwrap(),
+        "--unit",
+        "tokens",
+        "--tokenizer",
+        tokenizer.to_str().unwrap(),
+        "--budget",
+        "120",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let chunks = parse_jsonl(&out);
+    assert!(chunks.len() > 3);
+    assert!(chunks.iter().all(|c| c.tokens <= 120));
+    // verify measures every chunk again with the same tokenizer file.
+    let tmp = tempfile::tempdir().unwrap();
+    let jsonl = tmp.path().join("c.jsonl");
+    std::fs::write(&jsonl, &out).unwrap();
+    let res = cleave()
+        .args(["verify", jsonl.to_str().unwrap(), "--root", dir.to_str().unwrap()])
+        .args(["--unit", "tokens", "--tokenizer", tokenizer.to_str().unwrap(), "--budget", "120"])
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
+    // Without --unit tokens the file is refused: it counts tokens.
+    let (_, err, code) = run(&[dir.to_str().unwrap(), "--tokenizer", tokenizer.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--unit tokens"), "{err}");
+}

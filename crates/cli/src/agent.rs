@@ -6,12 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use cleave_engine::{
-    ChunkConfig, FileResult, Query, QueryType, Settings, chunk_path, read_ids, render_passages,
-    select,
+    FileResult, Query, QueryType, Settings, chunk_path, read_ids, render_passages, select,
 };
 use serde::Serialize;
 
-use crate::args::{ChunkingArgs, OutlineFormat, QueryTypeArg, ReadArgs, SelectArgs, unit};
+use crate::args::{ChunkingArgs, OutlineFormat, QueryTypeArg, ReadArgs, SelectArgs, config};
 use crate::term;
 
 /// Chunks every file under `path` (outlines too when asked) with the engine; `chunk_budget`
@@ -22,8 +21,7 @@ pub fn collect(
     chunk_budget: Option<usize>,
     outline: bool,
 ) -> Result<(Vec<FileResult>, usize)> {
-    let unit = unit(args.unit, args.tokenizer);
-    let config = ChunkConfig::new(chunk_budget.unwrap_or(args.chunk_budget), unit)?;
+    let config = config(chunk_budget.unwrap_or(args.chunk_budget), args.unit, &args.tokenizer)?;
     let settings =
         Settings::new(config).with_max_file_size(args.walk.max_file_size).with_outline(outline);
     let threads = crate::chunk::threads(args.threads);
@@ -32,7 +30,8 @@ pub fn collect(
 }
 
 pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
-    let sizer = unit(args.chunking.unit, args.chunking.tokenizer).sizer();
+    let measure = config(args.budget, args.chunking.unit, &args.chunking.tokenizer)?;
+    let sizer = measure.sizer();
     // A chunk and its tag line must fit the selection's budget with room to spare.
     let chunk_budget = args.chunking.chunk_budget.min(args.budget * 2 / 3);
     if chunk_budget < args.chunking.chunk_budget {
@@ -86,7 +85,8 @@ fn json(value: &impl Serialize) -> Result<Vec<u8>> {
 }
 
 pub fn run_read(args: &ReadArgs) -> Result<ExitCode> {
-    let sizer = unit(args.chunking.unit, args.chunking.tokenizer).sizer();
+    let measure = config(args.budget, args.chunking.unit, &args.chunking.tokenizer)?;
+    let sizer = measure.sizer();
     let (files, errors) = collect(&args.path, &args.chunking, None, false)?;
     for id in &args.ids {
         if id.len() < 4 {

@@ -79,13 +79,27 @@ pub enum FormatArg {
     Json,
 }
 
-/// Tokenizers on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// Tokenizers on the command line: a built-in BPE, or a Hugging Face `tokenizer.json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TokenizerArg {
     /// OpenAI o200k_base.
     O200k,
     /// OpenAI cl100k_base.
     Cl100k,
+    /// A Hugging Face tokenizer file.
+    File(PathBuf),
+}
+
+/// `o200k`, `cl100k`, or a path to a `tokenizer.json`.
+fn parse_tokenizer(value: &str) -> Result<TokenizerArg, String> {
+    match value {
+        "o200k" => Ok(TokenizerArg::O200k),
+        "cl100k" => Ok(TokenizerArg::Cl100k),
+        path if path.ends_with(".json") || std::path::Path::new(path).is_file() => {
+            Ok(TokenizerArg::File(PathBuf::from(path)))
+        }
+        other => Err(format!("{other:?}: give o200k, cl100k or the path of a tokenizer.json")),
+    }
 }
 
 /// Arguments of `cleave chunk`.
@@ -152,7 +166,7 @@ pub struct ChunkingArgs {
     #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
     pub unit: UnitArg,
     /// The BPE vocabulary for --unit tokens.
-    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    #[arg(long, default_value = "o200k", value_parser = parse_tokenizer)]
     pub tokenizer: TokenizerArg,
     /// Worker threads (default: one per core).
     #[arg(long)]
@@ -266,7 +280,7 @@ pub struct SizeArgs {
     #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
     pub unit: UnitArg,
     /// The BPE vocabulary for --unit tokens.
-    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    #[arg(long, default_value = "o200k", value_parser = parse_tokenizer)]
     pub tokenizer: TokenizerArg,
     /// Units of the previous chunk repeated at the start of each chunk.
     #[arg(long, default_value_t = 0)]
@@ -276,24 +290,37 @@ pub struct SizeArgs {
     pub no_headers: bool,
 }
 
-/// The unit a unit and tokenizer name.
-pub fn unit(unit: UnitArg, tokenizer: TokenizerArg) -> Unit {
-    let tokenizer = match tokenizer {
+/// A validated configuration of `budget` units of `unit`, counted by `tokenizer` for tokens.
+pub fn config(budget: usize, unit: UnitArg, tokenizer: &TokenizerArg) -> Result<ChunkConfig> {
+    let bpe = match tokenizer {
         TokenizerArg::O200k => Tokenizer::O200k,
         TokenizerArg::Cl100k => Tokenizer::Cl100k,
+        TokenizerArg::File(path) => {
+            if unit != UnitArg::Tokens {
+                anyhow::bail!("--tokenizer {} counts tokens: add --unit tokens", path.display());
+            }
+            #[cfg(feature = "hf-tokenizers")]
+            {
+                let sizer = cleave_engine::HfTokenizer::from_file(path)?;
+                return Ok(ChunkConfig::from_sizer(budget, std::sync::Arc::new(sizer))?);
+            }
+            #[cfg(not(feature = "hf-tokenizers"))]
+            anyhow::bail!("this cleave was built without the hf-tokenizers feature");
+        }
     };
-    match unit {
+    let unit = match unit {
         UnitArg::Chars => Unit::Chars,
         UnitArg::Bytes => Unit::Bytes,
         UnitArg::Estimate => Unit::Estimate,
-        UnitArg::Tokens => Unit::Tokens(tokenizer),
-    }
+        UnitArg::Tokens => Unit::Tokens(bpe),
+    };
+    Ok(ChunkConfig::new(budget, unit)?)
 }
 
 impl SizeArgs {
     /// The validated configuration these values describe.
     pub fn config(&self) -> Result<ChunkConfig> {
-        Ok(ChunkConfig::new(self.budget, unit(self.unit, self.tokenizer))?
+        Ok(config(self.budget, self.unit, &self.tokenizer)?
             .with_overlap(self.overlap)?
             .with_headers(!self.no_headers))
     }

@@ -122,7 +122,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     summary.seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
     let run = RunInfo {
         budget: config.budget(),
-        unit: config.unit().name(),
+        unit: config.unit_name(),
         overlap: config.overlap(),
         headers: config.headers(),
         root: args.path.to_string_lossy().into_owned(),

@@ -9,7 +9,7 @@ use anyhow::Result;
 use cleave_engine::{ChunkSizer, FileResult, Outcome, OutlineEntry};
 use serde::Serialize;
 
-use crate::args::{OutlineArgs, OutlineFormat, unit};
+use crate::args::{OutlineArgs, OutlineFormat, config};
 use crate::term;
 
 /// One file of the outline.
@@ -54,8 +54,12 @@ pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
             out
         }
         OutlineFormat::Text => {
-            let unit = unit(args.chunking.unit, args.chunking.tokenizer);
-            render_within(&files, args.budget, unit.sizer()).into_bytes()
+            let measure = config(
+                args.budget.unwrap_or(1000).max(64),
+                args.chunking.unit,
+                &args.chunking.tokenizer,
+            )?;
+            render_within(&files, args.budget, measure.sizer()).into_bytes()
         }
     };
     term::stdout(&out)?;

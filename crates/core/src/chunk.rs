@@ -187,7 +187,7 @@ fn block_starts(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut prev_blank = true;
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    for line in crate::text::lines_inclusive(text) {
         let blank = line.trim().is_empty();
         if !blank && prev_blank {
             out.push(at);

@@ -24,7 +24,7 @@ use crate::config::ChunkConfig;
 use crate::header::{self, HeaderFacts};
 use crate::ranges::RangeSizes;
 use crate::sizer::ChunkSizer;
-use crate::text::Source;
+use crate::text::{Source, line_ends};
 
 /// What each chunk costs the segmentation: it dominates the other terms, so the packer first
 /// keeps the number of chunks low, then picks good cut points among equally short answers.
@@ -37,8 +37,9 @@ const BALANCE_COST: f64 = 1_000.0;
 const MAX_WINDOW: usize = 2_048;
 /// Verify-and-repair rounds before the last resort (headerless, exact greedy split).
 const MAX_ROUNDS: usize = 24;
-/// Part numbers reserved in headers while packing: up to `99/99`. An atom cut into more
-/// parts gets a longer header than reserved; exact verification then repairs its chunks.
+/// Part numbers reserved in headers while packing: up to `99/99`, or wider for an atom large
+/// enough to fill more chunks (see [`widest_part`]). An atom cut into more parts than reserved
+/// gets a longer header than reserved; exact verification then repairs its chunks.
 const RESERVED_PART: usize = 99;
 
 /// Chunks `source` along `tree` under `config`. Never fails, never panics on a valid tree:
@@ -111,7 +112,7 @@ struct Packer<'s, 't> {
     source: &'s Source<'s>,
     tree: &'t AtomTree,
     config: &'t ChunkConfig,
-    sizer: &'static dyn ChunkSizer,
+    sizer: &'t dyn ChunkSizer,
     additive: bool,
     /// Room for header + body: the budget less the overlap.
     room: usize,
@@ -130,12 +131,12 @@ struct Packer<'s, 't> {
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
-    ranges: RangeSizes<'s>,
+    ranges: RangeSizes<'s, 't>,
 }
 
 impl<'s, 't> Packer<'s, 't> {
     fn new(source: &'s Source<'s>, tree: &'t AtomTree, config: &'t ChunkConfig) -> Self {
-        let sizer = config.unit().sizer();
+        let sizer = config.sizer();
         let mut packer = Self {
             source,
             tree,
@@ -285,14 +286,24 @@ impl<'s, 't> Packer<'s, 't> {
 
     /// The header size reserved while packing a chunk that starts in `scope`: the header
     /// without context lines (they only fill the room a chunk leaves), the largest over part
-    /// numbers up to `99/99`. (A shorter part number can leave room for the signature line
-    /// that a longer one crowds out, so the widest part is not always the largest header.)
+    /// numbers `k/n` of every width up to [`widest_part`] (`9/99`, `99/99`, `9/999`, …). (A
+    /// shorter part number can leave room for the signature line, or the path, that a longer
+    /// one crowds out, so the widest part is not always the largest header.)
     fn reserved_header(&mut self, scope: u32, cap: usize) -> usize {
         if let Some(&size) = self.reserved.get(&(scope, cap)) {
             return size;
         }
-        let size = if self.innermost_labelled(scope).is_some() {
-            [(1, 1), (1, 10), (RESERVED_PART, RESERVED_PART)]
+        let size = if let Some(atom) = self.innermost_labelled(scope) {
+            let widest = widest_part(self.size(atom.range.clone()), self.room);
+            let nines = std::iter::successors(Some(9usize), |&n| {
+                (n < widest).then(|| n.saturating_mul(10).saturating_add(9))
+            });
+            let parts: Vec<(usize, usize)> = nines
+                .clone()
+                .flat_map(|n| nines.clone().take_while(move |&k| k <= n).map(move |k| (k, n)))
+                .chain([(1, 1), (1, 10)])
+                .collect();
+            parts
                 .into_iter()
                 .map(|part| self.sizer.size(&self.render_header(scope, Some(part), cap)))
                 .max()
@@ -446,7 +457,7 @@ impl<'s, 't> Packer<'s, 't> {
         while start < range.end {
             let scope = self.scope_at(stack, start);
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
-            let end = longest_fit(text, start, range.end, room, self.sizer);
+            let end = longest_fit(text, start, range.end, room, |r| self.ranges.size(r));
             let size = self.size(start..end);
             let b = if first { boundary } else { Boundary::Char };
             self.pieces.push(Piece {
@@ -702,7 +713,7 @@ impl<'s, 't> Packer<'s, 't> {
         excess: usize,
     ) {
         let saved = self.room;
-        self.room = self.room.saturating_sub(excess).max(self.config.unit().max_char_size() * 2);
+        self.room = self.room.saturating_sub(excess).max(self.sizer.max_char_size() * 2);
         self.split_chars(range, boundary, stack);
         self.room = saved;
     }
@@ -719,8 +730,9 @@ impl<'s, 't> Packer<'s, 't> {
             }
             let mut start = span.range.start;
             while start < span.range.end {
-                let end =
-                    longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
+                let end = longest_fit(self.source.text(), start, span.range.end, self.room, |r| {
+                    self.ranges.size(r)
+                });
                 let size = self.size(start..end);
                 out.push(Span {
                     pieces: span.pieces.clone(),
@@ -864,6 +876,21 @@ impl<'s, 't> Packer<'s, 't> {
     }
 }
 
+/// The widest part number to reserve in the headers of an opened atom of `size` units, chunks
+/// having `room`: all nines, at least [`RESERVED_PART`], and at least the number of chunks the
+/// atom fills at half the room. Without it, every chunk from the hundredth part of a large atom
+/// on came out a few units over the budget, and the repair cut each into a full chunk and a
+/// crumb (a 10 MB one-line paragraph inside a section gave twice the chunks, half of them
+/// crumbs, after 24 rounds of repair).
+fn widest_part(size: usize, room: usize) -> usize {
+    let parts = (size / (room / 2).max(1)).saturating_add(1);
+    let mut widest = RESERVED_PART;
+    while widest < parts {
+        widest = widest.saturating_mul(10).saturating_add(9);
+    }
+    widest
+}
+
 /// Balance and crumb terms of one chunk's cost: squared slack, and a penalty below 5 %.
 fn fill_cost(fill: usize, room: usize) -> u64 {
     if room == 0 {
@@ -884,15 +911,13 @@ fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
     (first, end.max(first + 1))
 }
 
-/// Lines of `range` in `text`, each with its newline.
+/// Lines of `range` in `text`, each with its line break (`\n`, `\r\n` or a lone `\r`).
 pub fn line_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
-    for (i, b) in text.as_bytes()[range.clone()].iter().enumerate() {
-        if *b == b'\n' {
-            out.push(start..range.start + i + 1);
-            start = range.start + i + 1;
-        }
+    for end in line_ends(&text.as_bytes()[range.clone()]) {
+        out.push(start..range.start + end);
+        start = range.start + end;
     }
     if start < range.end {
         out.push(start..range.end);
@@ -921,18 +946,25 @@ fn split_words(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
 }
 
 /// The end of the longest text from `start` (at most `end`) of at most `room` units, at a char
-/// boundary; at least one char.
+/// boundary; at least one char. `size` measures a range of `text`.
 ///
 /// Gallops from `room` bytes (every unit here is at least a byte... or one char) doubling the
 /// probe until it no longer fits, then bisects: the work per call is proportional to the piece
-/// it returns, not to the rest of the text.
-fn longest_fit(text: &str, start: usize, end: usize, room: usize, sizer: &dyn ChunkSizer) -> usize {
+/// it returns, not to the rest of the text. The packer measures through its prefix table, so
+/// a probe costs two short partial segments, not a run over the whole prefix.
+fn longest_fit(
+    text: &str,
+    start: usize,
+    end: usize,
+    room: usize,
+    size: impl Fn(Range<usize>) -> usize,
+) -> usize {
     use crate::atom::{ceil_char_boundary, floor_char_boundary};
     let first = start + text[start..end].chars().next().map_or(0, char::len_utf8);
     if first >= end {
         return end;
     }
-    let fits = |cut: usize| sizer.size(&text[start..cut]) <= room;
+    let fits = |cut: usize| size(start..cut) <= room;
     // Gallop: `lo` fits, `hi` does not (or is the end).
     let mut lo = first;
     let mut probe = room.max(1);
@@ -1021,16 +1053,29 @@ mod tests {
         let lines: Vec<&str> =
             line_ranges(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(lines, vec!["a\n", "b\n", "\n", "c"]);
+        let text = "x\ra\rb\r\n\rc\r";
+        let lines: Vec<&str> =
+            line_ranges(text, 2..text.len()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(lines, vec!["a\r", "b\r\n", "\r", "c\r"], "lone \\r and \\r\\n end lines too");
     }
 
     #[test]
     fn longest_fit_respects_chars() {
         let text = "é☃é☃é☃";
-        let sizer = crate::sizer::Unit::Bytes.sizer();
+        let sizer = |r: Range<usize>| text[r].len();
         let end = longest_fit(text, 0, text.len(), 4, sizer);
         assert_eq!(&text[..end], "é");
         let end = longest_fit(text, 0, text.len(), 1, sizer);
         assert_eq!(&text[..end], "é", "at least one char");
+    }
+
+    #[test]
+    fn large_atoms_reserve_wide_part_numbers() {
+        assert_eq!(widest_part(0, 100), 99);
+        assert_eq!(widest_part(4_900, 100), 99);
+        assert_eq!(widest_part(5_000, 100), 999);
+        assert_eq!(widest_part(3_400_000, 2_000), 9_999);
+        assert_eq!(widest_part(usize::MAX, 1), usize::MAX, "saturates, never loops forever");
     }
 
     #[test]

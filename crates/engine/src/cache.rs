@@ -116,7 +116,7 @@ impl Cache {
         let fingerprint = format!(
             "{SOURCE_ID}|{}|{}|{}|{}|{}|{}",
             config.budget(),
-            config.unit().name(),
+            config.unit_name(),
             config.overlap(),
             config.headers(),
             settings.max_file_size,

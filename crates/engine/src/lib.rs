@@ -40,6 +40,8 @@ mod walk;
 
 // The chunking vocabulary a face needs, so that a face depends on the engine alone.
 pub use cache::{Cache, CachedFile, SOURCE_ID};
+#[cfg(feature = "hf-tokenizers")]
+pub use cleave_core::HfTokenizer;
 pub use cleave_core::{
     Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Part, Provenance,
     Source, Tokenizer, Unit, check_chunks, check_invariants,
