@@ -128,6 +128,8 @@ struct Packer<'s, 't> {
     reserved: Map<(u32, usize), usize>,
     /// [`Self::scope_floor`] per scope, filled lazily.
     floors: Map<u32, usize>,
+    /// [`Self::header_tail`] per scope, filled lazily.
+    tails: Map<u32, (String, usize)>,
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
@@ -153,6 +155,7 @@ impl<'s, 't> Packer<'s, 't> {
             scope_index: Map::default(),
             reserved: Map::default(),
             floors: Map::default(),
+            tails: Map::default(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };
@@ -315,6 +318,22 @@ impl<'s, 't> Packer<'s, 't> {
         size
     }
 
+    /// The last line of a header in `scope` (with its newline) and its size: the header that
+    /// [`Self::reserved_header`] reserves for, whose last line all part numbers share but for
+    /// the signature line a wider one may crowd out. Empty with headers off.
+    fn header_tail(&mut self, scope: u32) -> (String, usize) {
+        if let Some(tail) = self.tails.get(&scope) {
+            return tail.clone();
+        }
+        let part = self.innermost_labelled(scope).map(|_| (1, 1));
+        let header = self.render_header(scope, part, self.full_cap);
+        let body = header.strip_suffix('\n').unwrap_or(&header);
+        let tail = header[body.rfind('\n').map_or(0, |i| i + 1)..].to_owned();
+        let size = self.sizer.size(&tail);
+        self.tails.insert(scope, (tail.clone(), size));
+        (tail, size)
+    }
+
     // ---- flatten -----------------------------------------------------------------------
 
     fn flatten_root(&mut self, root: &'t Atom) {
@@ -457,7 +476,18 @@ impl<'s, 't> Packer<'s, 't> {
         while start < range.end {
             let scope = self.scope_at(stack, start);
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
-            let end = longest_fit(text, start, range.end, room, |r| self.ranges.size(r));
+            // A char piece fills a chunk and so starts one: under a BPE, measure it after the
+            // header's last line, whose last pre-token can take in the piece's first chars
+            // (`-->\n/`). Measured alone, such a chunk came out a token over and its repair
+            // left a one-char crumb.
+            let (tail, tail_size) = self.header_tail(scope);
+            let end = if self.additive || tail.is_empty() {
+                longest_fit(text, start, range.end, room, |r| self.ranges.size(r))
+            } else {
+                longest_fit(text, start, range.end, room, |r| {
+                    self.ranges.size_after(&tail, r).saturating_sub(tail_size)
+                })
+            };
             let size = self.size(start..end);
             let b = if first { boundary } else { Boundary::Char };
             self.pieces.push(Piece {
