@@ -22,6 +22,7 @@
 
 mod config;
 mod pattern;
+mod pieces;
 mod walk;
 
 use std::ops::Range;
@@ -32,6 +33,8 @@ use tree_sitter::{Parser, QueryCursor, Tree};
 use tree_sitter_language::LanguageFn;
 
 pub use config::{CAPTURE_NAMES, ItemKind, LanguageConfig, LoadError};
+use pieces::Lexis;
+pub use pieces::PIECE_BYTES;
 
 /// A language cleave parses: one row of the registry.
 pub struct Language {
@@ -46,6 +49,8 @@ pub struct Language {
     grammar: LanguageFn,
     /// The language's `atoms.scm`, before `; inherits:` lines are resolved.
     queries: &'static str,
+    /// Its strings and comments, as the cuts of minified code need them.
+    lexis: Lexis,
     config: OnceLock<Result<LanguageConfig, LoadError>>,
 }
 
@@ -63,14 +68,32 @@ const fn row(
     comment: &'static str,
     separator: &'static str,
     queries: &'static str,
+    lexis: Lexis,
 ) -> Language {
-    Language { name, extensions, comment, separator, grammar, queries, config: OnceLock::new() }
+    Language {
+        name,
+        extensions,
+        comment,
+        separator,
+        grammar,
+        queries,
+        lexis,
+        config: OnceLock::new(),
+    }
 }
 
 /// The registry, sorted by name (a test checks it).
 static LANGUAGES: [Language; 7] = [
-    row("go", tree_sitter_go::LANGUAGE, &["go"], "//", ".", grammar_file!("go")),
-    row("java", tree_sitter_java::LANGUAGE, &["java"], "//", ".", grammar_file!("java")),
+    row("go", tree_sitter_go::LANGUAGE, &["go"], "//", ".", grammar_file!("go"), pieces::C_LIKE),
+    row(
+        "java",
+        tree_sitter_java::LANGUAGE,
+        &["java"],
+        "//",
+        ".",
+        grammar_file!("java"),
+        pieces::C_LIKE,
+    ),
     row(
         "javascript",
         tree_sitter_javascript::LANGUAGE,
@@ -78,10 +101,35 @@ static LANGUAGES: [Language; 7] = [
         "//",
         ".",
         grammar_file!("javascript"),
+        pieces::ECMA,
     ),
-    row("python", tree_sitter_python::LANGUAGE, &["py", "pyi"], "#", ".", grammar_file!("python")),
-    row("rust", tree_sitter_rust::LANGUAGE, &["rs"], "//", "::", grammar_file!("rust")),
-    row("tsx", tree_sitter_typescript::LANGUAGE_TSX, &["tsx"], "//", ".", grammar_file!("tsx")),
+    row(
+        "python",
+        tree_sitter_python::LANGUAGE,
+        &["py", "pyi"],
+        "#",
+        ".",
+        grammar_file!("python"),
+        pieces::PYTHON,
+    ),
+    row(
+        "rust",
+        tree_sitter_rust::LANGUAGE,
+        &["rs"],
+        "//",
+        "::",
+        grammar_file!("rust"),
+        pieces::C_LIKE,
+    ),
+    row(
+        "tsx",
+        tree_sitter_typescript::LANGUAGE_TSX,
+        &["tsx"],
+        "//",
+        ".",
+        grammar_file!("tsx"),
+        pieces::ECMA,
+    ),
     row(
         "typescript",
         tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
@@ -89,6 +137,7 @@ static LANGUAGES: [Language; 7] = [
         "//",
         ".",
         grammar_file!("typescript"),
+        pieces::ECMA,
     ),
 ];
 
@@ -248,6 +297,21 @@ pub fn atomize_code_in_sections(
     ctx: &mut ParseContext,
     section_bytes: usize,
 ) -> AtomTree {
+    atomize_code_in_pieces(language, text, ctx, section_bytes, section_bytes.max(PIECE_BYTES))
+}
+
+/// [`atomize_code_in_sections`], parsing a section that stays longer than `piece_bytes` (no
+/// blank line between its items, no member runs: minified or generated code) in pieces of at
+/// most that length, cut at statement or line ends (see `pieces.rs`), and saying so in a
+/// diagnostic. For tests, which need a small bound.
+#[doc(hidden)]
+pub fn atomize_code_in_pieces(
+    language: &Language,
+    text: &str,
+    ctx: &mut ParseContext,
+    section_bytes: usize,
+    piece_bytes: usize,
+) -> AtomTree {
     let root_atom = || Atom::new(AtomKind::Block, 0..text.len());
     let fallback = |message: String| {
         let mut tree = cleave_core::atomize_blocks(text, language.name, ContentKind::Code);
@@ -281,6 +345,8 @@ pub fn atomize_code_in_sections(
     // error: (atoms, end of the last atom, imports, error bytes, import end, fallback bytes).
     let mut saved = Vec::new();
     let mut trusted = cuts.len() > 1;
+    // Sections parsed in pieces: (bytes, pieces).
+    let mut pieced = (0, 0);
     let mut k = 0;
     while k < cuts.len() {
         saved.truncate(k);
@@ -308,6 +374,31 @@ pub fn atomize_code_in_sections(
             add_section(&mut children, atoms, import_end, &top_imports, text);
             import_end = top_imports.last().map(|r| r.end);
             imports = walked_imports;
+            k += 1;
+            continue;
+        }
+        if end - start > piece_bytes {
+            // Minified or generated code: pieces, each walked as a section of its own. Their
+            // parse errors are expected where a cut falls inside a bracket, and stay local.
+            let ranges = pieces::pieces(text, start..end, piece_bytes, language.lexis);
+            pieced = (pieced.0 + (end - start), pieced.1 + ranges.len());
+            for (range, ts) in ranges.iter().zip(walk::ts_ranges(text, &ranges)) {
+                let Some(syntax) = ctx.parse_ranges(language, text, &[ts]) else {
+                    ctx.fallback_bytes += range.len();
+                    let lines = cleave_core::blocks(text, range.clone());
+                    children.push(Atom::new(AtomKind::Block, range.clone()).with_children(lines));
+                    import_end = None;
+                    continue;
+                };
+                let root = syntax.root_node();
+                let mut walker = walk::Walker::new(text, language, config, root, ctx, 0);
+                walker.imports = std::mem::take(&mut imports);
+                let atoms = walker.root(root, range.clone(), ctx);
+                add_section(&mut children, atoms, import_end, &walker.top_imports, text);
+                import_end = walker.top_imports.last().map(|r| r.end);
+                imports = walker.imports;
+                errors += walk::error_bytes(root);
+            }
             k += 1;
             continue;
         }
@@ -348,6 +439,17 @@ pub fn atomize_code_in_sections(
     }
     tree.context = context_lines(&imports);
     tree.root = root_atom().with_children(children);
+    if pieced.1 > 0 {
+        tree.diagnostics.push(Diagnostic::new(
+            Severity::Degraded,
+            format!(
+                "looks minified or generated: {} bytes with no blank line between top-level \
+                 items were parsed in {} pieces of at most {piece_bytes} bytes, cut at \
+                 statement or line ends; an item that spans pieces is cut into its parts",
+                pieced.0, pieced.1,
+            ),
+        ));
+    }
     if errors > 0 || ctx.fallback_bytes > 0 {
         let share = |n: usize| n as f64 * 100.0 / text.len() as f64;
         tree.diagnostics.push(Diagnostic::new(
@@ -623,6 +725,7 @@ fn walk_runs(
 /// cleave with. Returns whether any parse held an error; `None` when the parser gave up.
 pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Option<bool> {
     let language = language_by_name(language.name)?;
+    let piece_bytes = SECTION_BYTES.max(PIECE_BYTES);
     let starts = section_starts(text.as_bytes(), SECTION_BYTES);
     let mut errors = false;
     for (k, &start) in starts.iter().enumerate() {
@@ -634,6 +737,14 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
             for run in 0..runs.starts.len() {
                 let tree = runs.parse(run, language, text, &(start..end), ctx)?;
                 errors |= tree.root_node().has_error();
+            }
+            continue;
+        }
+        if end - start > piece_bytes {
+            // In pieces, as atomize_code parses minified or generated code.
+            let ranges = pieces::pieces(text, start..end, piece_bytes, language.lexis);
+            for ts in walk::ts_ranges(text, &ranges) {
+                errors |= ctx.parse_ranges(language, text, &[ts])?.root_node().has_error();
             }
             continue;
         }
