@@ -312,6 +312,16 @@ pub fn atomize_code_in_pieces(
     section_bytes: usize,
     piece_bytes: usize,
 ) -> AtomTree {
+    if let Some(view) = lone_cr_as_lf(text) {
+        // Classic Mac line ends: no grammar reads a lone CR as a newline (Python's statements
+        // all run into one line). The view has the same length, so its atoms index `text`.
+        let mut tree = atomize_code_in_pieces(language, &view, ctx, section_bytes, piece_bytes);
+        tree.diagnostics.push(Diagnostic::new(
+            Severity::Note,
+            "lone CR line ends (classic Mac) were read as newlines",
+        ));
+        return tree;
+    }
     let root_atom = || Atom::new(AtomKind::Block, 0..text.len());
     let fallback = |message: String| {
         let mut tree = cleave_core::atomize_blocks(text, language.name, ContentKind::Code);
@@ -465,6 +475,22 @@ pub fn atomize_code_in_pieces(
         ));
     }
     tree
+}
+
+/// `text` with every CR that no LF follows replaced by an LF; `None` when it has none. CRLF
+/// is left alone: grammars read it as a line end already.
+fn lone_cr_as_lf(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let is_lone = |i: usize| bytes.get(i + 1) != Some(&b'\n');
+    let first = memchr::memchr_iter(b'\r', bytes).find(|&i| is_lone(i))?;
+    let mut view = bytes.to_vec();
+    for i in memchr::memchr_iter(b'\r', &bytes[first..]).map(|i| first + i) {
+        if is_lone(i) {
+            view[i] = b'\n';
+        }
+    }
+    // One ASCII byte for another: still UTF-8.
+    String::from_utf8(view).ok()
 }
 
 /// How a section that holds one large top-level item (a class, a module) is parsed in runs of

@@ -470,6 +470,43 @@ fn generated_code_is_parsed_in_bounded_pieces() {
     assert_eq!(parse_only(ts, &text, &mut ctx), Some(false), "under PIECE_BYTES: one parse");
 }
 
+/// See: issue 13. A file with lone CR line ends (classic Mac) gives the atoms, labels,
+/// symbols and context of the same file with LF line ends, in the same byte ranges; CRLF and
+/// mixed line ends are read the same way.
+#[test]
+fn lone_cr_files_atomize_as_lf_files() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/code");
+    for path in ["python/app.py", "rust/items.rs", "rust/macros.rs", "javascript/api.js"] {
+        let lf = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        let language = language_for_path(path).unwrap();
+        let mut ctx = ParseContext::new();
+        let want = atomize_code(language, &lf, &mut ctx);
+        assert!(symbols(&want).len() > 3, "{path}");
+        let cr = lf.replace('\n', "\r");
+        let got = atomize_code(language, &cr, &mut ctx);
+        got.root.validate(&cr).unwrap();
+        assert_eq!(got.root, want.root, "{path}");
+        assert_eq!(symbols(&got), symbols(&want), "{path}");
+        assert_eq!(got.context, want.context, "{path}");
+        assert!(got.diagnostics.iter().any(|d| d.message.starts_with("lone CR")), "{path}");
+        // Every other line end CRLF, the rest lone CR: the LF file's symbols again.
+        let mut mixed = String::new();
+        for (i, line) in lf.split_inclusive('\n').enumerate() {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            mixed.push_str(body);
+            if line.ends_with('\n') {
+                mixed.push_str(if i % 2 == 0 { "\r\n" } else { "\r" });
+            }
+        }
+        let got = atomize_code(language, &mixed, &mut ctx);
+        got.root.validate(&mixed).unwrap();
+        assert_eq!(symbols(&got), symbols(&want), "{path}: mixed");
+        let source = Source::new(path, &mixed);
+        let config = ChunkConfig::new(300, Unit::Chars).unwrap();
+        assert_invariants(&source, &got, &pack(&source, &got, &config), &config);
+    }
+}
+
 /// Cases per property: `PROPTEST_CASES` (as `just fuzz` sets it), else 64.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(64)
