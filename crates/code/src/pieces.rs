@@ -96,8 +96,17 @@ pub(crate) fn piece_starts(
         let mut candidate = None;
         match b {
             b'\n' => {
+                // A line continued by a backslash (Python, C macros) goes on past the newline.
+                // Only this line's trailing blanks are skipped: the scan stays linear.
+                let mut j = i;
+                while j > section.start && matches!(bytes[j - 1], b' ' | b'\t' | b'\r') {
+                    j -= 1;
+                }
+                let continued = j > section.start && bytes[j - 1] == b'\\';
                 let indented = bytes.get(i + 1).is_some_and(|c| matches!(c, b' ' | b'\t'));
-                candidate = Some(depth + usize::from(indented));
+                if !continued {
+                    candidate = Some(depth + usize::from(indented));
+                }
                 i += 1;
             }
             b';' => {
@@ -301,6 +310,8 @@ mod tests {
         let text = "a = 1\nb = 2\nif x:\n    y = 2\n    z = 3\n";
         assert_eq!(cut(text, 24, PYTHON)[0], "a = 1\nb = 2\n");
         // `#` comments hide brackets.
+        let text = "a = 1\nbb = 22\nc = 3 + \\\n4\nd = 5\n";
+        assert_eq!(cut(text, 24, PYTHON)[0], "a = 1\nbb = 22\n", "not after a backslash");
         let text = "a = 1\nbb = 2\nc = 3 # (\nd = 4\ne = 5\n";
         assert_eq!(cut(text, 24, PYTHON)[0], "a = 1\nbb = 2\nc = 3 # (\n");
     }
