@@ -7,3 +7,4 @@ mod documents;
 mod safety;
 mod snapshots;
 mod support;
+mod tidy;
