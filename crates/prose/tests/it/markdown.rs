@@ -9,19 +9,19 @@ use cleave_core::{
 use cleave_prose::Format;
 use proptest::prelude::*;
 
-const README: &str = include_str!("../../../fixtures/markdown/readme.md");
-const UNTERMINATED: &str = include_str!("../../../fixtures/markdown/unterminated.md");
-const MATH_AND_LISTS: &str = include_str!("../../../fixtures/markdown/math_and_lists.md");
+const README: &str = include_str!("../../../../fixtures/markdown/readme.md");
+const UNTERMINATED: &str = include_str!("../../../../fixtures/markdown/unterminated.md");
+const MATH_AND_LISTS: &str = include_str!("../../../../fixtures/markdown/math_and_lists.md");
 
-mod common;
+
 
 fn atomize(text: &str) -> AtomTree {
-    common::atomize(Format::Markdown, text)
+    crate::common::atomize(Format::Markdown, text)
 }
 
 /// Chunks Markdown and checks every invariant; returns the tree and the chunks.
 fn chunk(path: &str, text: &str, budget: usize, unit: Unit) -> (AtomTree, Vec<Chunk>) {
-    common::chunk(Format::Markdown, path, text, budget, unit)
+    crate::common::chunk(Format::Markdown, path, text, budget, unit)
 }
 
 /// Every atom of the tree with the given label.

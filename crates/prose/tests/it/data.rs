@@ -8,13 +8,13 @@ use cleave_core::{
 use cleave_prose::Format;
 use proptest::prelude::*;
 
-const PACKAGE: &str = include_str!("../../../fixtures/data/package.json");
-const CI: &str = include_str!("../../../fixtures/data/ci.yaml");
-const CARGO: &str = include_str!("../../../fixtures/data/Cargo.toml");
+const PACKAGE: &str = include_str!("../../../../fixtures/data/package.json");
+const CI: &str = include_str!("../../../../fixtures/data/ci.yaml");
+const CARGO: &str = include_str!("../../../../fixtures/data/Cargo.toml");
 
-mod common;
 
-use common::{atomize, chunk};
+
+use crate::common::{atomize, chunk};
 
 /// The atom reached by following child labels from the root.
 fn at_path<'a>(tree: &'a AtomTree, path: &[&str]) -> &'a Atom {

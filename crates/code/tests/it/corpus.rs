@@ -8,7 +8,7 @@
 //! per language (default 30); `CLEAVE_CORPUS_HEADERS=0` packs without headers. The bars of
 //! issue 3 are asserted.
 
-#[path = "../examples/common/mod.rs"]
+#[path = "../../examples/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

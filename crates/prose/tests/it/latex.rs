@@ -10,15 +10,15 @@ use cleave_core::{
 use cleave_prose::Format;
 use proptest::prelude::*;
 
-mod common;
+
 
 fn atomize(text: &str) -> AtomTree {
-    common::atomize(Format::Latex, text)
+    crate::common::atomize(Format::Latex, text)
 }
 
 /// Chunks LaTeX and checks every invariant.
 fn chunk(path: &str, text: &str, budget: usize, unit: Unit) -> (AtomTree, Vec<Chunk>) {
-    common::chunk(Format::Latex, path, text, budget, unit)
+    crate::common::chunk(Format::Latex, path, text, budget, unit)
 }
 
 fn fixture(name: &str) -> (String, String) {

@@ -5,12 +5,12 @@ use cleave_core::{Atom, AtomKind, ChunkConfig, Source, Tokenizer, Unit, check_in
 use cleave_prose::{Format, annotate};
 use proptest::prelude::*;
 
-const NOTES: &str = include_str!("../../../fixtures/text/notes.txt");
-const GUIDE: &str = include_str!("../../../fixtures/text/guide.rst");
+const NOTES: &str = include_str!("../../../../fixtures/text/notes.txt");
+const GUIDE: &str = include_str!("../../../../fixtures/text/guide.rst");
 
-mod common;
 
-use common::{atomize, chunk};
+
+use crate::common::{atomize, chunk};
 
 fn starts_mid_word(text: &str, at: usize) -> bool {
     let before = text[..at].chars().next_back();
