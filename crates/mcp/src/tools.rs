@@ -752,3 +752,191 @@ fn clone_head(head: &OutlineResult) -> OutlineResult {
         next_cursor: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn state(root: &Path) -> State {
+        State {
+            roots: Roots::new(&[root.to_owned()]).expect("roots"),
+            cache: Cache::new(1, 1 << 20).expect("cache"),
+        }
+    }
+
+    fn tree() -> tempfile::TempDir {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        std::fs::create_dir(root.join("docs")).expect("mkdir");
+        let mut guide = String::from("# Guide\n\nIntro.\n\n");
+        for i in 0..12 {
+            guide.push_str(&format!("## Part {i}\n\nText of part {i}, $x^{i}$.\n\n"));
+            let zebra = if i == 7 { ", where the zebra lives" } else { "" };
+            guide.push_str(&format!("### Detail {i}\n\nMore about {i}{zebra}.\n\n"));
+        }
+        std::fs::write(root.join("docs/guide.md"), guide).expect("write");
+        for i in 0..30 {
+            let code = format!("class C{i}:\n    def run(self):\n        return {i}\n");
+            std::fs::write(root.join(format!("m{i:02}.py")), code).expect("write");
+        }
+        std::fs::write(root.join("empty.txt"), "").expect("write");
+        tmp
+    }
+
+    fn outline_params(path: &str, budget: usize, cursor: Option<String>) -> OutlineParams {
+        OutlineParams {
+            path: path.into(),
+            budget: Some(budget),
+            cursor,
+            chunk_budget: None,
+            unit: None,
+            tokenizer: None,
+        }
+    }
+
+    #[test]
+    fn records_are_the_cli_json_and_the_schema_names_every_field() {
+        let tmp = tree();
+        let st = state(tmp.path());
+        let p = |cursor| SegmentParams {
+            path: ".".into(),
+            chunk_budget: Some(200),
+            unit: None,
+            tokenizer: None,
+            cursor,
+            limit: Some(MAX_SEGMENT_LIMIT),
+        };
+        let page = st.segment(&p(None)).expect("segment");
+        assert!(page.records.len() > 30 && page.next_cursor.is_none(), "{}", page.records.len());
+        assert_eq!(page.skipped.len(), 1, "the empty file is listed as skipped");
+        let schema = rmcp::handler::server::tool::schema_for_output::<SegmentResult>();
+        let items = &schema["properties"]["records"]["items"];
+        let props = items["properties"].as_object().expect("record properties");
+        let required: Vec<&str> = items["required"]
+            .as_array()
+            .expect("required")
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        let mut seen = std::collections::BTreeSet::new();
+        for rec in &page.records {
+            let rec = rec.as_object().expect("a record is an object");
+            for key in rec.keys() {
+                assert!(props.contains_key(key), "field {key} is missing from the schema");
+                seen.insert(key.clone());
+            }
+            for key in &required {
+                assert!(rec.contains_key(*key), "required field {key} missing");
+            }
+        }
+        assert!(seen.contains("provenance") && seen.contains("classification"), "{seen:?}");
+        // Each record is byte for byte what `cleave chunk` writes for it.
+        let st2 = state(tmp.path());
+        let files = st2
+            .cache
+            .with_files(
+                Key { root: 0, chunk_budget: 200, unit: Unit::Chars },
+                st2.roots.get(0),
+                &st2.roots.resolve(".").expect("root"),
+                |files| files.iter().flat_map(|f| f.chunks.clone()).collect::<Vec<_>>(),
+            )
+            .expect("files")
+            .0;
+        for (rec, chunk) in page.records.iter().zip(&files) {
+            let mut line = Vec::new();
+            cleave_engine::write_chunk(&mut line, chunk).expect("record");
+            let written: serde_json::Value = serde_json::from_slice(&line).expect("json");
+            assert_eq!(rec, &written);
+        }
+        // Pages of 7 give the same records, each once.
+        let (mut cursor, mut ids) = (None, Vec::new());
+        loop {
+            let mut q = p(cursor.take());
+            q.limit = Some(7);
+            let page = st.segment(&q).expect("page");
+            ids.extend(page.records.iter().map(|r| r["id"].clone()));
+            match page.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        let all: Vec<_> = files.iter().map(|c| serde_json::Value::from(c.id.clone())).collect();
+        assert_eq!(ids, all);
+    }
+
+    #[test]
+    fn outlines_fit_their_budget_and_page_through_every_file() {
+        let tmp = tree();
+        let st = state(tmp.path());
+        let whole = st.outline(&outline_params(".", 1 << 30, None)).expect("whole");
+        assert_eq!(whole.total_files, 32);
+        assert!(whole.note.is_none() && whole.next_cursor.is_none());
+        let guide = whole.files.iter().find(|f| f.path == "docs/guide.md").expect("guide");
+        assert!(guide.entries.iter().any(|e| e.number.as_deref() == Some("1.12.1")));
+
+        // Deeper entries go first.
+        let size = |o: &OutlineResult| serde_json::to_string(o).expect("json").chars().count();
+        let one = st.outline(&outline_params("docs/guide.md", 2500, None)).expect("one file");
+        assert!(size(&one) <= 2500, "{}", size(&one));
+        assert!(one.left_out_entries > 0 && one.note.is_some());
+        assert!(one.files[0].entries.iter().all(|e| e.depth < 2));
+
+        // Files alone, paged: every file once, every page within the budget.
+        let (mut cursor, mut seen) = (None, Vec::new());
+        loop {
+            let page = st.outline(&outline_params(".", 1500, cursor.take())).expect("page");
+            assert!(size(&page) <= 1500, "{}", size(&page));
+            seen.extend(page.files.iter().map(|f| f.path.clone()));
+            match page.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        let all: Vec<String> = whole.files.iter().map(|f| f.path.clone()).collect();
+        assert_eq!(seen, all);
+
+        // A cursor from before a change is refused, as is a budget that holds no file.
+        let page = st.outline(&outline_params(".", 1500, None)).expect("page");
+        std::fs::write(tmp.path().join("new.py"), "x = 1\n").expect("write");
+        let err = st.outline(&outline_params(".", 1500, page.next_cursor)).expect_err("stale");
+        assert!(err.contains("earlier state"), "{err}");
+        let err = st.outline(&outline_params(".", 150, None)).expect_err("tiny");
+        assert!(err.contains("too small"), "{err}");
+    }
+
+    #[test]
+    fn select_and_read_stay_within_their_budgets() {
+        let tmp = tree();
+        let st = state(tmp.path());
+        let p = SelectParams {
+            path: ".".into(),
+            query: "where does the zebra live".into(),
+            budget: Some(300),
+            query_type: None,
+            keywords: None,
+            max_segments: None,
+            passthrough: None,
+            chunk_budget: None,
+            unit: None,
+            tokenizer: None,
+        };
+        let sel = st.select(&p).expect("select");
+        assert!(!sel.passages.is_empty() && sel.size <= 300 && sel.text.chars().count() <= 300);
+        assert!(sel.text.contains("More about 7, where the zebra lives."), "{}", sel.text);
+        let ids: Vec<String> = sel.passages.iter().map(|p| p.id.clone()).collect();
+        let r = ReadParams {
+            path: "docs".into(),
+            ids: ids.clone(),
+            budget: Some(300),
+            chunk_budget: Some(200),
+            unit: None,
+            tokenizer: None,
+        };
+        let got = st.read(&r).expect("read");
+        assert_eq!(got.passages.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), ids);
+        let err = st.read(&ReadParams { ids: vec!["abc".into()], ..r }).expect_err("short id");
+        assert!(err.contains("4 characters"), "{err}");
+    }
+}
