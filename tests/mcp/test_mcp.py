@@ -107,6 +107,9 @@ async def checks():
             check("cargo install" in sel["text"], "the install command is selected")
             check(res.content[0].text == sel["text"], "text content is the rendered passages")
             check(sel["passages"][0]["tag"] in sel["text"], "passages carry their tags")
+            res, none = await call(session, "select", {"path": ".", "query": "zyzzyva"})
+            check(not none["passages"] and "no chunk matches" in res.content[0].text,
+                  f"no match: {res.content}")
 
             # read: the chunk outline listed for 1.1.1, by id.
             chunk_id = linux["chunks"][0]

@@ -81,7 +81,13 @@ impl CleaveServer {
     ) -> Result<CallToolResult, String> {
         let state = self.state.clone();
         let res = blocking(move || state.select(&p)).await?;
-        text_and_structured(res.text.clone(), &res)
+        // An empty text content reads as a broken tool to a model: say what happened instead.
+        let text = if res.passages.is_empty() {
+            "(no chunk matches the query: try other words, keywords, or a wider path)\n".to_owned()
+        } else {
+            res.text.clone()
+        };
+        text_and_structured(text, &res)
     }
 
     /// Chunks by id (from `outline`, `select` or `segment`), in the order given, within a
