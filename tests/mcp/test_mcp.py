@@ -111,6 +111,15 @@ async def checks():
             check(not none["passages"] and "no chunk matches" in res.content[0].text,
                   f"no match: {res.content}")
 
+            # The ids of a selection are read back with the chunk budget it reports.
+            _, small = await call(session, "select", {
+                "path": ".", "query": "install on linux with cargo", "budget": 600})
+            check(small["chunk_budget"] == 400, f"select's chunk budget: {small['chunk_budget']}")
+            ids = [p["id"] for p in small["passages"]]
+            _, back = await call(session, "read", {"path": ".", "ids": ids, "budget": 600,
+                                                   "chunk_budget": small["chunk_budget"]})
+            check([p["id"] for p in back["passages"]] == ids, f"read back: {back}")
+
             # read: the chunk outline listed for 1.1.1, by id.
             chunk_id = linux["chunks"][0]
             res, got = await call(session, "read", {"path": ".", "ids": [chunk_id]})

@@ -92,7 +92,7 @@ impl CleaveServer {
 
     /// Chunks by id (from `outline`, `select` or `segment`), in the order given, within a
     /// budget; says which ids were not found or did not fit. Use the same path (or one above
-    /// it), chunk_budget and unit the ids were listed with.
+    /// it), chunk_budget and unit the ids were listed with (`select` reports its chunk_budget).
     #[tool(
         annotations(read_only_hint = true, open_world_hint = false),
         output_schema = schema_for_output::<ReadResult>()

@@ -124,7 +124,8 @@ pub struct ReadParams {
     pub ids: Vec<String>,
     /// Most units of the rendered passages, tags and headers included (default 8000).
     pub budget: Option<usize>,
-    /// Budget of each chunk: the one the ids were listed with (default 1000).
+    /// Budget of each chunk: the one the ids were listed with (default 1000; `select`
+    /// reports the one it used).
     pub chunk_budget: Option<usize>,
     /// What budgets count (default chars).
     pub unit: Option<UnitParam>,
@@ -331,6 +332,9 @@ pub struct SelectResult {
     pub size: usize,
     /// The budget `size` is within.
     pub budget: usize,
+    /// The chunk budget the passages were cut with (at most two thirds of `budget`): pass it
+    /// to `read` with these ids.
+    pub chunk_budget: usize,
     /// What `size` and `budget` count.
     pub unit: String,
 }
@@ -560,6 +564,7 @@ impl State {
             left_out: selection.left_out,
             size: selection.size,
             budget,
+            chunk_budget,
             unit: unit.to_string(),
         })
     }
