@@ -23,7 +23,7 @@ pub const DEFAULT_OUTLINE_BUDGET: usize = 16_000;
 pub const DEFAULT_SELECT_BUDGET: usize = 4000;
 /// `cleave read`'s default budget.
 pub const DEFAULT_READ_BUDGET: usize = 8000;
-/// Records per `segment` page when a call gives no limit, and the most it may ask for.
+/// Records per `segment` page when a call gives no limit.
 pub const DEFAULT_SEGMENT_LIMIT: usize = 20;
 /// The most records per `segment` page.
 pub const MAX_SEGMENT_LIMIT: usize = 200;
