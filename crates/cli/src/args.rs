@@ -28,6 +28,9 @@ pub enum Command {
     Select(SelectArgs),
     /// Print chosen chunks by id (as listed by `outline` or `select`) within a budget.
     Read(ReadArgs),
+    /// Serve read-only outline, select, read and segment tools over MCP on stdin/stdout, for
+    /// the files under the given roots.
+    Mcp(McpArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
     /// Print the text view of one file that records' byte ranges index: the file itself for
@@ -244,6 +247,20 @@ pub enum OutlineFormat {
     Text,
     /// One JSON document.
     Json,
+}
+
+/// Arguments of `cleave mcp`.
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    /// A folder the tools may read (repeatable); tool paths are relative to one of them.
+    #[arg(long = "root", required = true)]
+    pub roots: Vec<PathBuf>,
+    /// Worker threads that chunk (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Skip files larger than this many bytes (they are not read).
+    #[arg(long, default_value_t = cleave_engine::DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
 }
 
 /// Arguments of `cleave dump-atoms`.

@@ -11,6 +11,7 @@ mod args;
 mod atomic;
 mod chunk;
 mod guard;
+mod mcp;
 mod outline;
 mod printer;
 mod term;
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Command::Outline(args) => outline::run(&args),
         Command::Select(args) => agent::run_select(&args),
         Command::Read(args) => agent::run_read(&args),
+        Command::Mcp(args) => mcp::run(&args),
         Command::DumpAtoms(args) => run_dump(&args, false),
         Command::Extract(args) => run_dump(&args, true),
         Command::Verify(args) => verify::run(&args),
