@@ -4,6 +4,7 @@
 mod agent;
 mod cli;
 mod documents;
+mod review;
 mod safety;
 mod snapshots;
 mod support;

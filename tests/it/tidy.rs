@@ -50,7 +50,10 @@ fn crates_depend_one_way_and_faces_only_on_the_engine() {
         let deps = cleave_deps(&manifest);
         // A face sits on the engine; the CLI also hosts the faces before it (`cleave mcp`).
         let allowed: BTreeSet<String> = if let Some(at) = FACES.iter().position(|f| *f == name) {
-            std::iter::once("engine").chain(FACES[..at].iter().copied()).map(str::to_owned).collect()
+            std::iter::once("engine")
+                .chain(FACES[..at].iter().copied())
+                .map(str::to_owned)
+                .collect()
         } else {
             let at = LAYERS.iter().position(|l| *l == name).unwrap_or_else(|| {
                 panic!("crates/{name} is in no layer: add it to LAYERS or FACES")

@@ -2,8 +2,12 @@
 //! complete old output or the complete new one, and temporary files never outlive the run.
 //!
 //! Temporary names derive from the target (`.NAME.cleave-tmp-PID` beside it, never inside
-//! it); the walker leaves such names out. A SIGINT or SIGTERM removes the temporaries of the
-//! run before exiting, and a later run beside the same target removes those of dead runs.
+//! it); the walker leaves such names out. Each temporary is locked (`flock`) by the run that
+//! made it, for as long as it lives: a later run beside the same target removes only the
+//! temporaries nobody holds a lock on, whatever process ids it can see (another container
+//! may write the same folder). A SIGINT or SIGTERM removes the run's temporaries before
+//! exiting; moving a finished output into place and that cleanup exclude each other, so an
+//! interrupt never deletes what is being moved. A replaced output keeps its permissions.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -19,7 +23,8 @@ static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// Set by the signal handler before it cleans up.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Held by the signal handler while it removes temporaries, until it exits the process.
+/// Held by the signal handler while it removes temporaries (until it exits the process), and
+/// by a commit while it moves an output into place.
 static CLEANING: Mutex<()> = Mutex::new(());
 
 /// Whether a signal interrupted the run. A run that fails because its temporaries vanish
@@ -56,6 +61,16 @@ pub fn remove_temporaries_on_signal() {
     }
 }
 
+/// Takes the cleanup lock for a commit; refuses once a signal has come (its handler will
+/// remove the temporary instead).
+fn commit_guard() -> Result<std::sync::MutexGuard<'static, ()>> {
+    let guard = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        bail!("interrupted");
+    }
+    Ok(guard)
+}
+
 fn remove_any(path: &Path) {
     // Workers may still be adding chunk files to a folder being removed: try a few times.
     for _ in 0..3 {
@@ -85,7 +100,21 @@ fn temp_name(name: &str, what: &str, pid: u32) -> String {
     format!(".{name}.cleave-{what}-{pid}")
 }
 
-/// Removes temporaries of earlier runs beside `target` whose process is gone.
+/// Locks `file` (a temporary's own handle) for as long as it is open: the mark of a live run.
+fn lock(file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{FlockOperation, flock};
+        flock(file, FlockOperation::NonBlockingLockExclusive).is_ok()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        true
+    }
+}
+
+/// Removes temporaries of earlier runs beside `target` that no live run holds locked.
 fn clean_stale(parent: &Path, name: &str) {
     let Ok(entries) = fs::read_dir(parent) else { return };
     let me = std::process::id();
@@ -97,19 +126,22 @@ fn clean_stale(parent: &Path, name: &str) {
             let Some(pid) = file.strip_prefix(&prefix).and_then(|p| p.parse::<u32>().ok()) else {
                 continue;
             };
-            if pid != me && !process_alive(pid) {
+            if pid == me {
+                continue;
+            }
+            // A lock taken here is released when `handle` closes, after the removal.
+            let Ok(handle) = File::open(entry.path()) else { continue };
+            if cfg!(unix) && lock(&handle) {
                 remove_any(&entry.path());
             }
         }
     }
 }
 
-fn process_alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new(&format!("/proc/{pid}")).exists()
-    } else {
-        // Without a cheap way to ask, keep what may belong to a live run.
-        true
+/// Gives `path` the permissions of the output it replaces, if there is one.
+fn keep_permissions(path: &Path, target: &Path) {
+    if let Ok(meta) = fs::metadata(target) {
+        let _ = fs::set_permissions(path, meta.permissions());
     }
 }
 
@@ -129,6 +161,9 @@ impl AtomicFile {
         let tmp = parent.join(temp_name(&name, "tmp", std::process::id()));
         let file = create_new(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
         register(&tmp);
+        lock(&file);
+        // Before a byte is written: a private output stays private.
+        keep_permissions(&tmp, target);
         let out = Some(BufWriter::with_capacity(1 << 16, file));
         Ok(Self { tmp, target: target.to_owned(), out, committed: false })
     }
@@ -136,10 +171,14 @@ impl AtomicFile {
     /// Flushes, syncs and moves the file into place.
     pub fn commit(mut self) -> Result<()> {
         let what = || format!("{}: cannot write", self.target.display());
-        if let Some(out) = self.out.take() {
-            let file = out.into_inner().map_err(|e| e.into_error()).with_context(what)?;
+        let file = match self.out.take() {
+            Some(out) => Some(out.into_inner().map_err(|e| e.into_error()).with_context(what)?),
+            None => None,
+        };
+        if let Some(file) = &file {
             file.sync_all().with_context(what)?;
         }
+        let _guard = commit_guard()?;
         fs::rename(&self.tmp, &self.target)
             .with_context(|| format!("{}: cannot move into place", self.target.display()))?;
         unregister(&self.tmp);
@@ -192,6 +231,8 @@ pub struct StagedDir {
     parent: PathBuf,
     name: String,
     committed: bool,
+    /// The open folder, locked: the mark of a live run for other runs' cleanup.
+    _lock: Option<File>,
 }
 
 impl StagedDir {
@@ -207,7 +248,12 @@ impl StagedDir {
         }
         fs::create_dir(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
         register(&tmp);
-        Ok(Self { tmp, target: target.to_owned(), parent, name, committed: false })
+        let handle = File::open(&tmp).ok();
+        if let Some(h) = &handle {
+            lock(h);
+        }
+        keep_permissions(&tmp, target);
+        Ok(Self { tmp, target: target.to_owned(), parent, name, committed: false, _lock: handle })
     }
 
     /// Where to write the folder's contents.
@@ -220,26 +266,28 @@ impl StagedDir {
     /// deleted only once the new one is in place.
     pub fn commit(mut self) -> Result<()> {
         let place = || format!("{}: cannot move the output into place", self.target.display());
+        let guard = commit_guard()?;
         if fs::symlink_metadata(&self.target).is_err() {
             fs::rename(&self.tmp, &self.target).with_context(place)?;
         } else if exchange(&self.tmp, &self.target).is_ok() {
-            // The temporary name now holds the old output.
-            remove_any(&self.tmp);
+            // The temporary name now holds the old output, removed below (or by the handler).
         } else {
             let old = self.parent.join(temp_name(&self.name, "old", std::process::id()));
-            register(&old);
             fs::rename(&self.target, &old).with_context(place)?;
             if let Err(err) = fs::rename(&self.tmp, &self.target) {
                 // Put the old output back rather than leave none.
                 let _ = fs::rename(&old, &self.target);
-                unregister(&old);
                 return Err(err).with_context(place);
             }
-            remove_any(&old);
-            unregister(&old);
+            // Removing the old output is now the handler's job if a signal comes.
+            unregister(&self.tmp);
+            register(&old);
+            self.tmp = old;
         }
-        unregister(&self.tmp);
         self.committed = true;
+        drop(guard);
+        remove_any(&self.tmp);
+        unregister(&self.tmp);
         Ok(())
     }
 }
@@ -262,6 +310,30 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
 #[cfg(not(target_os = "linux"))]
 fn exchange(_: &Path, _: &Path) -> io::Result<()> {
     Err(io::Error::other("no atomic exchange here"))
+}
+
+/// Whether `path`, or a link on the way to what it names, is a descriptor path
+/// (`/dev/stdout`, `/dev/fd/N`, `/proc/PID/fd/N`).
+pub fn names_a_descriptor(path: &Path) -> bool {
+    let is_descriptor = |p: &Path| {
+        let s = p.to_string_lossy();
+        matches!(s.as_ref(), "/dev/stdout" | "/dev/stderr")
+            || s.starts_with("/dev/fd/")
+            || (s.starts_with("/proc/") && s.contains("/fd/"))
+    };
+    let mut at = path.to_owned();
+    for _ in 0..16 {
+        if is_descriptor(&at) {
+            return true;
+        }
+        let Ok(next) = fs::read_link(&at) else { return false };
+        at = if next.is_absolute() {
+            next
+        } else {
+            at.parent().unwrap_or(Path::new("/")).join(next)
+        };
+    }
+    false
 }
 
 /// Refuses a target that exists and is not a folder.

@@ -65,10 +65,10 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     let printer: Box<dyn Printer> = match (&out_dir, args.format) {
         (Some(dir), _) => Box::new(Folder::new(&dir.resolved)?),
         (None, FormatArg::Json) => {
-            Box::new(Json::new(Stream::new(out_file.as_ref().map(|o| o.resolved.as_path()))?))
+            Box::new(Json::new(Stream::new(out_file.as_ref().map(Output::target))?))
         }
         (None, FormatArg::Jsonl) => {
-            Box::new(Jsonl::new(Stream::new(out_file.as_ref().map(|o| o.resolved.as_path()))?))
+            Box::new(Jsonl::new(Stream::new(out_file.as_ref().map(Output::target))?))
         }
     };
     let progress = progress_bar(walked.entries.len(), args.quiet);
@@ -132,7 +132,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
         cache.finish().with_context(|| "--cache: cannot write its stat table")?;
     }
     if let Some(report) = &report {
-        write_report(&report.resolved, &run, &summary, &entries)?;
+        write_report(report.target(), &run, &summary, &entries)?;
     }
     if !args.quiet {
         term::note(summary.line());

@@ -34,6 +34,9 @@ pub struct Output {
 pub struct Root {
     resolved: PathBuf,
     is_dir: bool,
+    /// Device and inode of the root: the same folder reached by another path (a bind mount)
+    /// is the root too.
+    id: Option<(u64, u64)>,
 }
 
 impl Root {
@@ -42,7 +45,36 @@ impl Root {
         let resolved = fs::canonicalize(root)
             .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", root.display()))?;
         let is_dir = resolved.is_dir();
-        Ok(Self { resolved, is_dir })
+        let id = file_id(&resolved);
+        Ok(Self { resolved, is_dir, id })
+    }
+
+    /// Whether `path` (resolved) is the root or lies under it, by path or by folder identity.
+    fn holds(&self, path: &Path) -> bool {
+        path.starts_with(&self.resolved)
+            || self.id.is_some() && path.ancestors().any(|a| file_id(a) == self.id)
+    }
+
+    /// Whether `path` (resolved) is the root or one of its ancestors, by path or identity.
+    fn is_held_by(&self, path: &Path) -> bool {
+        if self.resolved.starts_with(path) {
+            return true;
+        }
+        let Some(id) = file_id(path) else { return false };
+        self.resolved.ancestors().any(|a| file_id(a) == Some(id))
+    }
+}
+
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
     }
 }
 
@@ -86,6 +118,16 @@ impl Output {
         Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--out" })
     }
 
+    /// Where to write: the path as given for stdout and descriptor paths (written like stdout),
+    /// else the resolved path.
+    pub fn target(&self) -> &Path {
+        if self.given == Path::new("-") || crate::atomic::names_a_descriptor(&self.given) {
+            &self.given
+        } else {
+            &self.resolved
+        }
+    }
+
     /// A cache folder (`--cache`).
     pub fn cache(given: &Path) -> Result<Self> {
         Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--cache" })
@@ -101,7 +143,7 @@ pub fn check_cache(
     files: &[&Output],
     dir: Option<&Output>,
 ) -> Result<()> {
-    if root.resolved.starts_with(&cache.resolved) {
+    if root.is_held_by(&cache.resolved) {
         bail!("--cache {} is the input or holds it: choose another folder", cache.given.display());
     }
     for other in files.iter().copied().chain(dir) {
@@ -146,16 +188,21 @@ pub fn check(root: &Root, files: &[&Output], dir: Option<&Output>, force: bool) 
 
 fn check_file(root: &Root, out: &Output) -> Result<()> {
     let (what, given) = (out.what, out.given.display());
-    if out.resolved == root.resolved || root.resolved.starts_with(&out.resolved) {
+    // Standard output, by name or through a descriptor path: written like stdout, never
+    // replaced (the shell chose where it goes).
+    if out.given == Path::new("-") || crate::atomic::names_a_descriptor(&out.given) {
+        return Ok(());
+    }
+    if root.is_held_by(&out.resolved)
+        || file_id(&out.resolved).is_some_and(|id| Some(id) == root.id)
+    {
         bail!("{what} {given} is the input: refusing to overwrite it");
     }
     match fs::metadata(&out.resolved) {
         Ok(meta) if meta.is_dir() => bail!("{what} {given} is a folder"),
-        Ok(meta)
-            if meta.len() > 0
-                && root.is_dir
-                && out.resolved.starts_with(&root.resolved)
-                && !is_cleave_file(&out.resolved) =>
+        // Any file under the walked root, an empty one too, is an input unless cleave wrote it.
+        Ok(_)
+            if root.is_dir && root.holds(&out.resolved) && !is_cleave_file(&out.resolved, root) =>
         {
             bail!(
                 "{what} {given} is a file under the walked root and not an earlier cleave output: it is an input; refusing to overwrite it"
@@ -168,7 +215,7 @@ fn check_file(root: &Root, out: &Output) -> Result<()> {
 
 fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
     let given = out.given.display();
-    if root.resolved.starts_with(&out.resolved) {
+    if root.is_held_by(&out.resolved) {
         bail!(
             "--out {given} is the input or holds it: replacing it would delete the input; choose another folder"
         );
@@ -188,7 +235,7 @@ fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
             Some(what) => format!("holds {what}, which its cleave manifest does not list"),
         }
     };
-    if root.is_dir && out.resolved.starts_with(&root.resolved) {
+    if root.is_dir && root.holds(&out.resolved) {
         bail!(
             "--out {given} is a folder under the walked root that {foreign}: its files are inputs; refusing to replace it, even with --force"
         );
@@ -241,13 +288,9 @@ fn unlisted(dir: &Path) -> Option<String> {
     None
 }
 
-/// Whether a file is an earlier cleave output: JSON Lines of chunk records, a JSON document
-/// of chunks, or a report.
-fn is_cleave_file(path: &Path) -> bool {
-    let Some(head) = head(path) else { return false };
-    head.starts_with(GENERATOR.as_bytes())
-        || head.starts_with(b"{\"chunks\": [")
-        || head.starts_with(b"{\"id\":\"") && head.windows(9).any(|w| w == b",\"path\":\"")
+/// Whether a file is an earlier cleave output for this root (see the engine's rule).
+fn is_cleave_file(path: &Path, root: &Root) -> bool {
+    cleave_engine::is_cleave_output_file(path, &root.resolved)
 }
 
 fn head(path: &Path) -> Option<Vec<u8>> {

@@ -63,11 +63,23 @@ pub enum Stream {
 }
 
 impl Stream {
-    /// Stdout, or `path`.
+    /// Stdout, or `path` (`-` is stdout).
     pub fn new(path: Option<&Path>) -> Result<Self> {
-        let Some(path) = path else {
+        let Some(path) = path.filter(|p| *p != Path::new("-")) else {
             return Ok(Stream::Stdout(io::BufWriter::with_capacity(1 << 16, io::stdout())));
         };
+        if crate::atomic::names_a_descriptor(path) {
+            // `/dev/stdout`, `/proc/self/fd/1` and links to them name an open file, perhaps
+            // one the shell opened for appending: add to it, never replace or truncate it.
+            let file = fs::File::options()
+                .append(true)
+                .open(path)
+                .with_context(|| format!("{}: cannot open", path.display()))?;
+            return Ok(Stream::Special(
+                io::BufWriter::with_capacity(1 << 16, file),
+                path.to_owned(),
+            ));
+        }
         match fs::metadata(path) {
             Ok(meta) if !meta.is_file() => {
                 let file = fs::File::options()
@@ -316,7 +328,7 @@ fn text_view(chunks: &[Chunk]) -> String {
 /// hash of the whole path keeps names unique (two paths with the same tail, or whose
 /// characters both fold to `_`, differ in it). The chunk index and extension follow.
 fn chunk_file_base(path: &str) -> String {
-    const TAIL_CHARS: usize = 80;
+    const TAIL_BYTES: usize = 80;
     let flat: Vec<char> = path
         .chars()
         .map(|c| match c {
@@ -325,7 +337,15 @@ fn chunk_file_base(path: &str) -> String {
             _ => '_',
         })
         .collect();
-    let tail: String = flat[flat.len().saturating_sub(TAIL_CHARS)..].iter().collect();
+    // The tail is bounded in bytes, not chars: a file name may take 255 bytes, and a CJK char
+    // takes three.
+    let mut tail = String::new();
+    for c in flat.iter().rev() {
+        if tail.len() + c.len_utf8() > TAIL_BYTES {
+            break;
+        }
+        tail.insert(0, *c);
+    }
     let hash = xxhash_rust::xxh3::xxh3_64(path.as_bytes());
     format!("chunks/{tail}.{:012x}", hash >> 16)
 }

@@ -20,14 +20,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::decode::Encoding;
 use crate::file::{FileResult, Settings};
+use crate::marks::{CACHE_TAG as TAG, CACHE_TAG_FILE as TAG_FILE};
 use crate::outcome::Outcome;
 use crate::outline::OutlineEntry;
 use crate::record::write_chunk;
 use crate::walk::Input;
-
-/// The file that marks a folder as a cleave cache, and its first line.
-const TAG_FILE: &str = "CLEAVE-CACHE";
-const TAG: &str = "cleave cache v1\n";
 
 /// What identifies the build whose outputs the cache may hold.
 pub const SOURCE_ID: &str = env!("CLEAVE_SOURCE_ID");
@@ -49,6 +46,14 @@ struct Stat {
     mtime_ns: i128,
     ino: u64,
     key: String,
+}
+
+/// What the stat table compares of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    size: u64,
+    mtime_ns: i128,
+    ino: u64,
 }
 
 /// One cached file: its result without the chunks, and the chunks as JSON Lines.
@@ -151,19 +156,25 @@ impl Cache {
         format!("{:032x}", h.digest128())
     }
 
-    /// The key the stat table remembers for an unchanged walked file, if any.
-    pub fn key_by_stat(&self, input: &Input) -> Option<String> {
-        let stat = stat_of(input)?;
-        let old = self.old.get(&input.rel)?;
-        (old.size == stat.0 && old.mtime_ns == stat.1 && old.ino == stat.2).then(|| old.key.clone())
+    /// What the stat table compares of a walked file: size, modified time and inode of the
+    /// file read (a followed link's target, not the link). Take it *before* reading the file:
+    /// an edit between the stat and the read then shows as a change on the next run.
+    pub fn stat(&self, input: &Input) -> Option<FileStat> {
+        stat_of(input).map(|(size, mtime_ns, ino)| FileStat { size, mtime_ns, ino })
     }
 
-    /// Remembers `key` for a walked file in this run's stat table.
-    pub fn remember(&self, input: &Input, key: &str) {
-        if let Some((size, mtime_ns, ino)) = stat_of(input) {
-            let stat = Stat { size, mtime_ns, ino, key: key.to_owned() };
-            self.new.lock().unwrap_or_else(PoisonError::into_inner).insert(input.rel.clone(), stat);
-        }
+    /// The key the stat table remembers for an unchanged walked file, if any.
+    pub fn key_by_stat(&self, input: &Input, stat: &FileStat) -> Option<String> {
+        let old = self.old.get(&input.rel)?;
+        (old.size == stat.size && old.mtime_ns == stat.mtime_ns && old.ino == stat.ino)
+            .then(|| old.key.clone())
+    }
+
+    /// Remembers `key` for a walked file, with the stat taken before it was read.
+    pub fn remember(&self, input: &Input, stat: &FileStat, key: &str) {
+        let stat =
+            Stat { size: stat.size, mtime_ns: stat.mtime_ns, ino: stat.ino, key: key.to_owned() };
+        self.new.lock().unwrap_or_else(PoisonError::into_inner).insert(input.rel.clone(), stat);
     }
 
     fn object(&self, key: &str) -> PathBuf {
@@ -240,9 +251,15 @@ impl Cache {
 }
 
 fn stat_of(input: &Input) -> Option<(u64, i128, u64)> {
-    let meta = fs::symlink_metadata(&input.abs).ok()?;
+    // The file that is read: through a followed link (or the file the user named), its target.
+    let meta =
+        if input.follow { fs::metadata(&input.abs) } else { fs::symlink_metadata(&input.abs) }
+            .ok()?;
     let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
-    let ino = input.id.map_or(0, |(_, ino)| ino);
+    #[cfg(unix)]
+    let ino = std::os::unix::fs::MetadataExt::ino(&meta);
+    #[cfg(not(unix))]
+    let ino = 0;
     Some((meta.len(), i128::try_from(mtime).ok()?, ino))
 }
 

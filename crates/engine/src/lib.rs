@@ -28,6 +28,7 @@ mod cache;
 mod decode;
 mod detect;
 mod file;
+mod marks;
 mod outcome;
 mod outline;
 mod pipeline;
@@ -52,6 +53,7 @@ pub use file::{
     Context, DEFAULT_MAX_FILE_SIZE, FileResult, Settings, chunk_decoded, chunk_file, chunk_text,
     dump_atoms,
 };
+pub use marks::{is_cache_dir, is_cleave_output_dir, is_cleave_output_file, is_cleave_temp};
 pub use outcome::{Outcome, Skip};
 pub use outline::{OutlineEntry, outline};
 pub use pipeline::{Plan, run_ordered};
@@ -66,4 +68,4 @@ pub use tree::{
     Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
     chunk_path, chunk_tree,
 };
-pub use walk::{Input, WalkOptions, Walked, is_cleave_temp, relative, walk};
+pub use walk::{Input, WalkOptions, Walked, relative, walk};

@@ -50,10 +50,12 @@ pub fn chunk_input_cached(
     if input.skip.is_some() {
         return Produced::Fresh(chunk_input(input, settings, ctx));
     }
-    if let Some(key) = cache.key_by_stat(input)
+    let stat = cache.stat(input);
+    if let Some(stat) = &stat
+        && let Some(key) = cache.key_by_stat(input, stat)
         && let Some(cached) = cache.load(&key)
     {
-        cache.remember(input, &key);
+        cache.remember(input, stat, &key);
         return Produced::Cached(cached);
     }
     let bytes = match read_input(input, settings.max_file_size) {
@@ -62,12 +64,17 @@ pub fn chunk_input_cached(
     };
     let key = cache.key(&input.rel, &bytes);
     if let Some(cached) = cache.load(&key) {
-        cache.remember(input, &key);
+        if let Some(stat) = &stat {
+            cache.remember(input, stat, &key);
+        }
         return Produced::Cached(cached);
     }
     let result = chunk_file(&input.rel, bytes, settings, ctx);
-    if !matches!(result.outcome, Outcome::Skipped { .. }) && cache.store(&key, &result).is_ok() {
-        cache.remember(input, &key);
+    if !matches!(result.outcome, Outcome::Skipped { .. })
+        && cache.store(&key, &result).is_ok()
+        && let Some(stat) = &stat
+    {
+        cache.remember(input, stat, &key);
     }
     Produced::Fresh(result)
 }

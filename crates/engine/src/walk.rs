@@ -6,10 +6,10 @@
 //! asked, and then only to targets inside the root.
 
 use std::collections::HashSet;
-use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::marks::{is_cleave_output_dir, is_cleave_output_file, is_cleave_temp};
 use crate::outcome::Skip;
 
 /// An entry of the walk: a file to read, or an entry with the reason it is not read.
@@ -93,12 +93,6 @@ fn exclusions(root: &Path, canonical: &Path, exclude: &[PathBuf]) -> HashSet<Pat
         .collect()
 }
 
-/// Whether `name` is a temporary or set-aside folder or file of a cleave run.
-pub fn is_cleave_temp(name: &OsStr) -> bool {
-    let name = name.to_string_lossy();
-    name.starts_with('.') && (name.contains(".cleave-tmp-") || name.contains(".cleave-old-"))
-}
-
 #[derive(Default)]
 struct Found {
     entries: Vec<Input>,
@@ -117,6 +111,12 @@ fn walk_dir(
     {
         let (exclude, canonical) = (exclude.clone(), canonical.clone());
         let follow = options.follow;
+        // Through followed links an output can be reached by another path: compare what such
+        // a path resolves to, for folders and for files named like an excluded one.
+        let resolved: HashSet<PathBuf> =
+            options.exclude.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+        let names: HashSet<std::ffi::OsString> =
+            options.exclude.iter().filter_map(|p| p.file_name().map(ToOwned::to_owned)).collect();
         builder
             .standard_filters(!options.no_ignore)
             .hidden(!options.hidden)
@@ -128,6 +128,25 @@ fn walk_dir(
                     return false;
                 }
                 if exclude.contains(e.path()) {
+                    return false;
+                }
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                if is_dir && e.depth() > 0 && is_cleave_output_dir(e.path()) {
+                    return false;
+                }
+                // Earlier outputs written as files (JSON Lines, a JSON document, a report).
+                if !is_dir
+                    && Path::new(e.file_name())
+                        .extension()
+                        .is_some_and(|x| x == "jsonl" || x == "json")
+                    && is_cleave_output_file(e.path(), &canonical)
+                {
+                    return false;
+                }
+                if follow
+                    && (is_dir || names.contains(e.file_name()))
+                    && std::fs::canonicalize(e.path()).is_ok_and(|p| resolved.contains(&p))
+                {
                     return false;
                 }
                 // A followed link must not lead outside the root.
@@ -201,7 +220,11 @@ fn walk_dir(
             let name = child.file_name();
             let reason = if name == ".git" {
                 Skip::VersionControl
-            } else if exclude.contains(&path) || is_cleave_temp(&name) {
+            } else if exclude.contains(&path)
+                || is_cleave_temp(&name)
+                || is_cleave_output_dir(&path)
+                || is_cleave_output_file(&path, canonical)
+            {
                 Skip::Output
             } else if child.file_type().is_ok_and(|t| t.is_symlink()) && options.follow {
                 Skip::LinkOutsideRoot

@@ -12,8 +12,6 @@ const PACKAGE: &str = include_str!("../../../../fixtures/data/package.json");
 const CI: &str = include_str!("../../../../fixtures/data/ci.yaml");
 const CARGO: &str = include_str!("../../../../fixtures/data/Cargo.toml");
 
-
-
 use crate::common::{atomize, chunk};
 
 /// The atom reached by following child labels from the root.

@@ -10,8 +10,6 @@ use cleave_core::{
 use cleave_prose::Format;
 use proptest::prelude::*;
 
-
-
 fn atomize(text: &str) -> AtomTree {
     crate::common::atomize(Format::Latex, text)
 }

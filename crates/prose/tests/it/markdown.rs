@@ -13,8 +13,6 @@ const README: &str = include_str!("../../../../fixtures/markdown/readme.md");
 const UNTERMINATED: &str = include_str!("../../../../fixtures/markdown/unterminated.md");
 const MATH_AND_LISTS: &str = include_str!("../../../../fixtures/markdown/math_and_lists.md");
 
-
-
 fn atomize(text: &str) -> AtomTree {
     crate::common::atomize(Format::Markdown, text)
 }

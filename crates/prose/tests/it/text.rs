@@ -8,8 +8,6 @@ use proptest::prelude::*;
 const NOTES: &str = include_str!("../../../../fixtures/text/notes.txt");
 const GUIDE: &str = include_str!("../../../../fixtures/text/guide.rst");
 
-
-
 use crate::common::{atomize, chunk};
 
 fn starts_mid_word(text: &str, at: usize) -> bool {
