@@ -252,3 +252,69 @@ fn dump_atoms_prints_the_tree() {
     assert!(text.starts_with("# "), "{text}");
     assert!(text.contains("0..") && text.contains("Block"), "{text}");
 }
+
+#[test]
+fn outline_lists_symbols_and_numbered_sections_with_their_chunks() {
+    let dir = fixture("mixed");
+    let out = cleave().args(["outline", dir.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("docs/\n  guide.md · markdown"), "{text}");
+    assert!(text.contains("      1.1 Install  L5-25  @"), "{text}");
+    assert!(text.contains("      def login  L23-31  @"), "{text}");
+    assert!(!text.contains(".hidden.txt"), "walked-over entries are left out: {text}");
+    // The ids are those of `cleave chunk` with the same budget (outline's default is 1000).
+    let chunks = parse_jsonl(&run(&[dir.to_str().unwrap(), "--budget", "1000", "-q"]).0);
+    let json =
+        cleave().args(["outline", dir.to_str().unwrap(), "--format", "json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&json.stdout).unwrap();
+    for file in doc["files"].as_array().unwrap() {
+        for entry in file["entries"].as_array().unwrap() {
+            for id in entry["chunks"].as_array().unwrap() {
+                let c = chunks.iter().find(|c| c.id == id.as_str().unwrap()).expect("a chunk id");
+                assert!(c.byte_start < entry["byte_end"].as_u64().unwrap() as usize);
+                assert!(c.byte_end > entry["byte_start"].as_u64().unwrap() as usize);
+            }
+        }
+    }
+    // A budget keeps the outline within it and says what it left out.
+    let small =
+        cleave().args(["outline", dir.to_str().unwrap(), "--budget", "400"]).output().unwrap();
+    let small = String::from_utf8(small.stdout).unwrap();
+    assert!(small.chars().count() <= 400, "{small}");
+    assert!(small.contains("entries left out"), "{small}");
+}
+
+#[test]
+fn a_hugging_face_tokenizer_file_sizes_the_chunks() {
+    let tokenizer = root().join("crates/core/tests/fixtures/wordlevel-tokenizer.json");
+    let dir = fixture("mixed");
+    let (out, err, code) = run(&[
+        dir.to_str().unwrap(),
+        "--unit",
+        "tokens",
+        "--tokenizer",
+        tokenizer.to_str().unwrap(),
+        "--budget",
+        "120",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let chunks = parse_jsonl(&out);
+    assert!(chunks.len() > 3);
+    assert!(chunks.iter().all(|c| c.tokens <= 120));
+    // verify measures every chunk again with the same tokenizer file.
+    let tmp = tempfile::tempdir().unwrap();
+    let jsonl = tmp.path().join("c.jsonl");
+    std::fs::write(&jsonl, &out).unwrap();
+    let res = cleave()
+        .args(["verify", jsonl.to_str().unwrap(), "--root", dir.to_str().unwrap()])
+        .args(["--unit", "tokens", "--tokenizer", tokenizer.to_str().unwrap(), "--budget", "120"])
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
+    // Without --unit tokens the file is refused: it counts tokens.
+    let (_, err, code) = run(&[dir.to_str().unwrap(), "--tokenizer", tokenizer.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--unit tokens"), "{err}");
+}

@@ -59,8 +59,11 @@ pub fn check_all(root: &Path, chunks: Vec<Chunk>, config: &ChunkConfig) -> Vec<S
     let mut errors = Vec::new();
     for (path, chunks) in by_path(chunks) {
         let file = if root.is_file() { root.to_owned() } else { root.join(&path) };
-        let text =
-            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        // The text view the records index: the file itself, or a decoded document.
+        let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let text = cleave_engine::decode(&path, bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+            .text;
         let source = Source::new(&path, &text);
         for e in check_chunks(&source, &chunks, config) {
             errors.push(format!("{path}: {e}"));

@@ -20,8 +20,19 @@ pub struct Cli {
 pub enum Command {
     /// Chunk a file or a folder; JSON Lines on stdout unless --out or --output say otherwise.
     Chunk(ChunkArgs),
+    /// Print the outline of a file or a folder: each file's symbols or numbered sections with
+    /// their lines and the ids of the chunks that hold them, grouped by folder.
+    Outline(OutlineArgs),
+    /// Choose the chunks a question needs, whole, within a total budget, in reading order,
+    /// each tagged with where it comes from.
+    Select(SelectArgs),
+    /// Print chosen chunks by id (as listed by `outline` or `select`) within a budget.
+    Read(ReadArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
+    /// Print the text view of one file that records' byte ranges index: the file itself for
+    /// text, the decoded Markdown for a document (DOCX, PPTX, XLSX), UTF-8 for UTF-16.
+    Extract(DumpArgs),
     /// Check JSON Lines written by `cleave chunk` against the files they came from: every
     /// body is the file's slice, bodies tile each file, every chunk is within the budget.
     Verify(VerifyArgs),
@@ -68,13 +79,27 @@ pub enum FormatArg {
     Json,
 }
 
-/// Tokenizers on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// Tokenizers on the command line: a built-in BPE, or a Hugging Face `tokenizer.json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TokenizerArg {
     /// OpenAI o200k_base.
     O200k,
     /// OpenAI cl100k_base.
     Cl100k,
+    /// A Hugging Face tokenizer file.
+    File(PathBuf),
+}
+
+/// `o200k`, `cl100k`, or a path to a `tokenizer.json`.
+fn parse_tokenizer(value: &str) -> Result<TokenizerArg, String> {
+    match value {
+        "o200k" => Ok(TokenizerArg::O200k),
+        "cl100k" => Ok(TokenizerArg::Cl100k),
+        path if path.ends_with(".json") || std::path::Path::new(path).is_file() => {
+            Ok(TokenizerArg::File(PathBuf::from(path)))
+        }
+        other => Err(format!("{other:?}: give o200k, cl100k or the path of a tokenizer.json")),
+    }
 }
 
 /// Arguments of `cleave chunk`.
@@ -103,12 +128,122 @@ pub struct ChunkArgs {
     /// Write the full per-file report (JSON) here.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// Keep per-file results in this folder and reuse them: a re-run chunks only the files
+    /// (or options, or cleave build) that changed. Never walked as input.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
     /// Which files to walk.
     #[command(flatten)]
     pub walk: WalkArgs,
     /// No summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// Arguments of `cleave outline`.
+#[derive(Debug, clap::Args)]
+pub struct OutlineArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// Most units of text output: deeper entries are left out first, and counted.
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// Text for people and agents, or JSON for programs (always whole).
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// How `outline`, `select` and `read` chunk: the chunk ids they show belong to these values.
+#[derive(Debug, clap::Args)]
+pub struct ChunkingArgs {
+    /// The budget of each chunk (as `cleave chunk --budget`): chunk ids belong to it.
+    #[arg(long, default_value_t = 1000)]
+    pub chunk_budget: usize,
+    /// What the budgets count.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The BPE vocabulary for --unit tokens.
+    #[arg(long, default_value = "o200k", value_parser = parse_tokenizer)]
+    pub tokenizer: TokenizerArg,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Which files to walk.
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+/// Arguments of `cleave select`.
+#[derive(Debug, clap::Args)]
+pub struct SelectArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// The question.
+    #[arg(long, short = 'q')]
+    pub query: String,
+    /// Most units of the whole selection, tags and headers included.
+    #[arg(long, default_value_t = 4000)]
+    pub budget: usize,
+    /// The kind of question (guessed from its words when not given).
+    #[arg(long, value_enum)]
+    pub query_type: Option<QueryTypeArg>,
+    /// Terms that weigh more than the question's own words (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub keywords: Vec<String>,
+    /// Most passages.
+    #[arg(long, default_value_t = 20)]
+    pub max_segments: usize,
+    /// A single file whose text takes at most this many units is returned whole if it fits.
+    #[arg(long, default_value_t = 12_000)]
+    pub passthrough: usize,
+    /// Text for agents, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// Arguments of `cleave read`.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// Chunk ids or unique prefixes of them (comma-separated), read in the order given.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub ids: Vec<String>,
+    /// Most units of the output, tags and headers included.
+    #[arg(long, default_value_t = 8000)]
+    pub budget: usize,
+    /// Text for agents, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// Kinds of question on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryTypeArg {
+    /// What something is or why: overview sections first.
+    Concept,
+    /// How something is computed: algorithms, proofs, formulas first.
+    Algorithm,
+    /// How to implement or change something: code first.
+    Code,
+}
+
+/// Outline formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutlineFormat {
+    /// Indented text.
+    Text,
+    /// One JSON document.
+    Json,
 }
 
 /// Arguments of `cleave dump-atoms`.
@@ -145,7 +280,7 @@ pub struct SizeArgs {
     #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
     pub unit: UnitArg,
     /// The BPE vocabulary for --unit tokens.
-    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    #[arg(long, default_value = "o200k", value_parser = parse_tokenizer)]
     pub tokenizer: TokenizerArg,
     /// Units of the previous chunk repeated at the start of each chunk.
     #[arg(long, default_value_t = 0)]
@@ -155,20 +290,37 @@ pub struct SizeArgs {
     pub no_headers: bool,
 }
 
+/// A validated configuration of `budget` units of `unit`, counted by `tokenizer` for tokens.
+pub fn config(budget: usize, unit: UnitArg, tokenizer: &TokenizerArg) -> Result<ChunkConfig> {
+    let bpe = match tokenizer {
+        TokenizerArg::O200k => Tokenizer::O200k,
+        TokenizerArg::Cl100k => Tokenizer::Cl100k,
+        TokenizerArg::File(path) => {
+            if unit != UnitArg::Tokens {
+                anyhow::bail!("--tokenizer {} counts tokens: add --unit tokens", path.display());
+            }
+            #[cfg(feature = "hf-tokenizers")]
+            {
+                let sizer = cleave_engine::HfTokenizer::from_file(path)?;
+                return Ok(ChunkConfig::from_sizer(budget, std::sync::Arc::new(sizer))?);
+            }
+            #[cfg(not(feature = "hf-tokenizers"))]
+            anyhow::bail!("this cleave was built without the hf-tokenizers feature");
+        }
+    };
+    let unit = match unit {
+        UnitArg::Chars => Unit::Chars,
+        UnitArg::Bytes => Unit::Bytes,
+        UnitArg::Estimate => Unit::Estimate,
+        UnitArg::Tokens => Unit::Tokens(bpe),
+    };
+    Ok(ChunkConfig::new(budget, unit)?)
+}
+
 impl SizeArgs {
     /// The validated configuration these values describe.
     pub fn config(&self) -> Result<ChunkConfig> {
-        let tokenizer = match self.tokenizer {
-            TokenizerArg::O200k => Tokenizer::O200k,
-            TokenizerArg::Cl100k => Tokenizer::Cl100k,
-        };
-        let unit = match self.unit {
-            UnitArg::Chars => Unit::Chars,
-            UnitArg::Bytes => Unit::Bytes,
-            UnitArg::Estimate => Unit::Estimate,
-            UnitArg::Tokens => Unit::Tokens(tokenizer),
-        };
-        Ok(ChunkConfig::new(self.budget, unit)?
+        Ok(config(self.budget, self.unit, &self.tokenizer)?
             .with_overlap(self.overlap)?
             .with_headers(!self.no_headers))
     }

@@ -8,12 +8,29 @@
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result, bail};
 
 /// Temporary paths of this run, removed on a signal.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set by the signal handler before it cleans up.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Held by the signal handler while it removes temporaries, until it exits the process.
+static CLEANING: Mutex<()> = Mutex::new(());
+
+/// Whether a signal interrupted the run. A run that fails because its temporaries vanish
+/// under it then waits for the handler, which exits with 130 once they are all gone.
+pub fn wait_if_interrupted() -> bool {
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        let _cleaning = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
+        return true;
+    }
+    false
+}
 
 fn register(path: &Path) {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_owned());
@@ -26,6 +43,8 @@ fn unregister(path: &Path) {
 /// Removes this run's temporaries and exits with 130 on SIGINT or SIGTERM.
 pub fn remove_temporaries_on_signal() {
     let res = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        let _cleaning = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
         let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(PoisonError::into_inner));
         for path in pending {
             remove_any(&path);

@@ -6,7 +6,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use cleave_engine::{FileEntry, Outcome, Settings, Summary, chunk_entries, walk};
+use cleave_engine::{
+    Cache, FileEntry, Outcome, Produced, Settings, Summary, chunk_entries, chunk_entries_cached,
+    walk,
+};
 use serde::Serialize;
 
 use crate::args::{ChunkArgs, FormatArg};
@@ -19,9 +22,12 @@ use crate::term;
 const MAX_THREADS_PER_CORE: usize = 4;
 
 pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
+    // First of all, so that an interrupt at any point ends with exit code 130 and no
+    // temporaries left behind.
+    remove_temporaries_on_signal();
     let started = Instant::now();
     let config = args.size.config()?;
-    let settings = Settings { config: config.clone(), max_file_size: args.walk.max_file_size };
+    let settings = Settings::new(config.clone()).with_max_file_size(args.walk.max_file_size);
     let threads = threads(args.threads);
 
     // Outputs are checked against the input before anything is created or walked.
@@ -29,12 +35,26 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     let out_file = args.output.as_deref().map(|p| Output::file(p, "-o")).transpose()?;
     let report = args.report.as_deref().map(|p| Output::file(p, "--report")).transpose()?;
     let out_dir = args.out.as_deref().map(Output::dir).transpose()?;
+    let cache_dir = args.cache.as_deref().map(Output::cache).transpose()?;
     let files: Vec<&Output> = out_file.iter().chain(&report).collect();
     guard::check(&root, &files, out_dir.as_ref(), args.force)?;
     if let Some(dir) = &out_dir {
         ensure_dir_target(&dir.resolved)?;
     }
-    let exclude = files.iter().chain(&out_dir.as_ref()).map(|o| o.resolved.clone()).collect();
+    if let Some(dir) = &cache_dir {
+        guard::check_cache(&root, dir, &files, out_dir.as_ref())?;
+    }
+    let exclude = files
+        .iter()
+        .chain(&out_dir.as_ref())
+        .chain(&cache_dir.as_ref())
+        .map(|o| o.resolved.clone())
+        .collect();
+    let cache = cache_dir
+        .as_ref()
+        .map(|dir| Cache::open(&dir.resolved, &args.path, &settings))
+        .transpose()
+        .with_context(|| "--cache")?;
     let walked = walk(&args.path, &args.walk.options(threads, exclude))
         .with_context(|| format!("{}", args.path.display()))?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -42,7 +62,6 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start worker threads")?;
 
-    remove_temporaries_on_signal();
     let printer: Box<dyn Printer> = match (&out_dir, args.format) {
         (Some(dir), _) => Box::new(Folder::new(&dir.resolved)?),
         (None, FormatArg::Json) => {
@@ -56,28 +75,45 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     let mut entries = Vec::with_capacity(walked.entries.len());
     let mut summary = Summary { threads, ..Summary::default() };
     let printer_ref = &*printer;
-    let res = chunk_entries(
-        &pool,
-        &walked.entries,
-        &settings,
-        |result| (FileEntry::of(&result), printer_ref.render(&result)),
-        |(entry, rendered)| {
-            let rendered =
-                rendered.with_context(|| format!("{}: cannot write chunks", entry.path))?;
-            printer_ref.write(&rendered)?;
-            if let Outcome::Skipped { reason } = &entry.outcome
-                && reason.is_error()
-            {
-                term::warn(format_args!("{}: {reason}", entry.path));
-            }
-            summary.add(&entry);
-            entries.push(entry);
-            if let Some(bar) = &progress {
-                bar.inc(1);
-            }
-            anyhow::Ok(())
-        },
-    );
+    let receive = |(entry, rendered): (FileEntry, Result<Vec<u8>>)| {
+        let rendered = rendered.with_context(|| format!("{}: cannot write chunks", entry.path))?;
+        printer_ref.write(&rendered)?;
+        if let Outcome::Skipped { reason } = &entry.outcome
+            && reason.is_error()
+        {
+            term::warn(format_args!("{}: {reason}", entry.path));
+        }
+        summary.add(&entry);
+        entries.push(entry);
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+        anyhow::Ok(())
+    };
+    let res = match &cache {
+        None => chunk_entries(
+            &pool,
+            &walked.entries,
+            &settings,
+            |result| (FileEntry::of(&result), printer_ref.render(&result)),
+            receive,
+        ),
+        Some(cache) => chunk_entries_cached(
+            &pool,
+            &walked.entries,
+            &settings,
+            cache,
+            |produced| match produced {
+                Produced::Fresh(result) => (FileEntry::of(&result), printer_ref.render(&result)),
+                Produced::Cached(cached) => {
+                    let mut entry = FileEntry::of(&cached.result);
+                    entry.chunks = cached.records.iter().filter(|&&b| b == b'\n').count();
+                    (entry, printer_ref.render_cached(cached))
+                }
+            },
+            receive,
+        ),
+    };
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
@@ -86,12 +122,15 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     summary.seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
     let run = RunInfo {
         budget: config.budget(),
-        unit: config.unit().name(),
+        unit: config.unit_name(),
         overlap: config.overlap(),
         headers: config.headers(),
         root: args.path.to_string_lossy().into_owned(),
     };
     printer.finish(&entries, &run)?;
+    if let Some(cache) = cache {
+        cache.finish().with_context(|| "--cache: cannot write its stat table")?;
+    }
     if let Some(report) = &report {
         write_report(&report.resolved, &run, &summary, &entries)?;
     }
@@ -102,7 +141,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
 }
 
 /// The thread count asked for, or one per core; clamped to a few per core.
-fn threads(asked: Option<usize>) -> usize {
+pub fn threads(asked: Option<usize>) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max = cores * MAX_THREADS_PER_CORE;
     match asked {

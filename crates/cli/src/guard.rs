@@ -85,6 +85,38 @@ impl Output {
     pub fn dir(given: &Path) -> Result<Self> {
         Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--out" })
     }
+
+    /// A cache folder (`--cache`).
+    pub fn cache(given: &Path) -> Result<Self> {
+        Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--cache" })
+    }
+}
+
+/// A cache folder is written into, never replaced: it must not be or hold the root, and must
+/// not overlap the run's other outputs. (The engine refuses a non-empty folder that is not a
+/// cleave cache.)
+pub fn check_cache(
+    root: &Root,
+    cache: &Output,
+    files: &[&Output],
+    dir: Option<&Output>,
+) -> Result<()> {
+    if root.resolved.starts_with(&cache.resolved) {
+        bail!("--cache {} is the input or holds it: choose another folder", cache.given.display());
+    }
+    for other in files.iter().copied().chain(dir) {
+        if other.resolved.starts_with(&cache.resolved)
+            || cache.resolved.starts_with(&other.resolved)
+        {
+            bail!(
+                "--cache {} and {} {} overlap",
+                cache.given.display(),
+                other.what,
+                other.given.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Checks every output against the root and the others; see the module doc.
@@ -146,18 +178,23 @@ fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
         bail!("--out {given} exists and is not a folder");
     }
     let empty = fs::read_dir(&out.resolved).map(|mut d| d.next().is_none()).unwrap_or(false);
-    if empty || is_cleave_dir(&out.resolved) {
+    let foreign = if empty {
         return Ok(());
-    }
+    } else if !is_cleave_dir(&out.resolved) {
+        "holds no cleave manifest.json".to_owned()
+    } else {
+        match unlisted(&out.resolved) {
+            None => return Ok(()),
+            Some(what) => format!("holds {what}, which its cleave manifest does not list"),
+        }
+    };
     if root.is_dir && out.resolved.starts_with(&root.resolved) {
         bail!(
-            "--out {given} is a folder under the walked root that holds no cleave manifest.json: its files are inputs; refusing to replace it, even with --force"
+            "--out {given} is a folder under the walked root that {foreign}: its files are inputs; refusing to replace it, even with --force"
         );
     }
     if !force {
-        bail!(
-            "--out {given}: folder is not empty and holds no cleave manifest.json; use --force to replace it"
-        );
+        bail!("--out {given}: folder is not empty and {foreign}; use --force to replace it");
     }
     Ok(())
 }
@@ -165,6 +202,43 @@ fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
 /// Whether a folder is an earlier cleave output: its manifest opens with the generator tag.
 pub fn is_cleave_dir(dir: &Path) -> bool {
     head(&dir.join("manifest.json")).is_some_and(|h| h.starts_with(GENERATOR.as_bytes()))
+}
+
+/// The first entry of an earlier cleave output that its manifest does not list (a file a
+/// person added since): replacing the folder would delete it. `None` when every entry is
+/// cleave's own.
+fn unlisted(dir: &Path) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Manifest {
+        chunks: Vec<Listed>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        file: String,
+        view: Option<String>,
+    }
+    let bytes = fs::read(dir.join("manifest.json")).ok()?;
+    let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
+        return Some("a manifest.json that does not parse".to_owned());
+    };
+    let listed: std::collections::HashSet<String> =
+        manifest.chunks.into_iter().flat_map(|c| std::iter::once(c.file).chain(c.view)).collect();
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        match name.as_str() {
+            "manifest.json" => {}
+            folder @ ("chunks" | "views") if entry.path().is_dir() => {
+                for chunk in fs::read_dir(entry.path()).ok()?.flatten() {
+                    let file = format!("{folder}/{}", chunk.file_name().to_string_lossy());
+                    if !listed.contains(&file) || !chunk.path().is_file() {
+                        return Some(file);
+                    }
+                }
+            }
+            _ => return Some(name),
+        }
+    }
+    None
 }
 
 /// Whether a file is an earlier cleave output: JSON Lines of chunk records, a JSON document

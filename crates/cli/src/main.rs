@@ -6,10 +6,12 @@
 //! exit code instead of a panic (`term`). Exit codes: 0 every file read; 1 some file could not
 //! be read (or `verify` found violations); 2 bad arguments or an unusable output.
 
+mod agent;
 mod args;
 mod atomic;
 mod chunk;
 mod guard;
+mod outline;
 mod printer;
 mod term;
 mod verify;
@@ -26,9 +28,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match cli.command {
         Command::Chunk(args) => chunk::run(&args),
-        Command::DumpAtoms(args) => run_dump(&args),
+        Command::Outline(args) => outline::run(&args),
+        Command::Select(args) => agent::run_select(&args),
+        Command::Read(args) => agent::run_read(&args),
+        Command::DumpAtoms(args) => run_dump(&args, false),
+        Command::Extract(args) => run_dump(&args, true),
         Command::Verify(args) => verify::run(&args),
     };
+    if atomic::wait_if_interrupted() {
+        return ExitCode::from(130);
+    }
     match res {
         Ok(code) => code,
         // A closed pipe (`cleave chunk . | head`) is how the reader says it has enough.
@@ -40,13 +49,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_dump(args: &DumpArgs) -> Result<ExitCode> {
+/// `cleave dump-atoms FILE`, or with `extract` `cleave extract FILE`: the text view itself.
+fn run_dump(args: &DumpArgs, extract: bool) -> Result<ExitCode> {
     let path = &args.file;
     let bytes = read_path(path, u64::MAX)
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("{}: cannot read", path.display()))?;
-    let decoded = decode(bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let rel = path.to_string_lossy().replace('\\', "/");
-    term::stdout(dump_atoms(&rel, &decoded.text).as_bytes())?;
+    let decoded = decode(&rel, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let out = if extract { decoded.text } else { dump_atoms(&rel, &decoded) };
+    term::stdout(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,8 @@ use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 use cleave_engine::{
-    Chunk, Classification, ContentKind, FileEntry, FileResult, Part, Provenance, write_chunk,
+    CachedFile, Chunk, Classification, ContentKind, FileEntry, FileResult, Part, Provenance,
+    write_chunk,
 };
 use serde::Serialize;
 
@@ -38,6 +39,10 @@ pub struct RunInfo {
 pub trait Printer: Sync {
     /// Renders one file's records (on a worker thread).
     fn render(&self, result: &FileResult) -> Result<Vec<u8>>;
+    /// Renders a file found in the cache, whose records are JSON Lines already.
+    fn render_cached(&self, cached: CachedFile) -> Result<Vec<u8>> {
+        self.render(&cached.into_result()?)
+    }
     /// Writes a rendered file, in path order.
     fn write(&self, rendered: &[u8]) -> Result<()>;
     /// Ends the output and moves it into place. Dropping a printer without finishing removes
@@ -153,6 +158,10 @@ impl Printer for Jsonl {
         Ok(buf)
     }
 
+    fn render_cached(&self, cached: CachedFile) -> Result<Vec<u8>> {
+        Ok(cached.records)
+    }
+
     fn write(&self, rendered: &[u8]) -> Result<()> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).write_all(rendered)
     }
@@ -228,19 +237,28 @@ impl Folder {
 impl Printer for Folder {
     fn render(&self, result: &FileResult) -> Result<Vec<u8>> {
         let (base, ext) = (chunk_file_base(&result.rel), chunk_ext(&result.rel));
+        // A decoded file's records index its text view, not its bytes: the view goes beside
+        // the chunks, so that the output alone shows (and `verify` can check) what was cut.
+        let view = match result.encoding {
+            Some(encoding) if !result.chunks.is_empty() => {
+                let view_ext = if encoding.is_document() { "md" } else { ext };
+                let file = format!("{}.view.{view_ext}", base.replacen("chunks/", "views/", 1));
+                let path = self.staged.path().join(&file);
+                write_new(&path, text_view(&result.chunks).as_bytes())?;
+                Some(file)
+            }
+            _ => None,
+        };
         render_listed(&result.chunks, |buf, idx, chunk| {
             let file = format!("{base}.{:04}.{ext}", idx + 1);
             let path = self.staged.path().join(&file);
-            // A new file, never an existing one: two chunks can never share a file silently.
-            let mut out = fs::File::options()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-                .with_context(|| format!("{}: cannot create chunk file", path.display()))?;
-            out.write_all(chunk.header.as_bytes())
-                .and_then(|()| out.write_all(chunk.text.as_bytes()))
-                .with_context(|| format!("{}: cannot write", path.display()))?;
-            serde_json::to_writer(&mut *buf, &ManifestChunk::of(chunk, file))?;
+            let mut body = Vec::with_capacity(chunk.header.len() + chunk.text.len());
+            body.extend_from_slice(chunk.header.as_bytes());
+            body.extend_from_slice(chunk.text.as_bytes());
+            write_new(&path, &body)?;
+            let mut entry = ManifestChunk::of(chunk, file);
+            entry.view = view.as_deref();
+            serde_json::to_writer(&mut *buf, &entry)?;
             Ok(())
         })
     }
@@ -267,6 +285,31 @@ impl Printer for Folder {
         fs::write(&path, manifest).with_context(|| format!("{}: cannot write", path.display()))?;
         self.staged.commit()
     }
+}
+
+/// Writes a file that must not exist yet: two outputs can never share a file silently.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("{}: cannot create", parent.display()))?;
+    }
+    let mut out = fs::File::options()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("{}: cannot create", path.display()))?;
+    out.write_all(bytes).with_context(|| format!("{}: cannot write", path.display()))
+}
+
+/// The text view chunks index, rebuilt from them: bodies in order, each from where the one
+/// before it ended (with overlap, bodies repeat the end of the one before).
+fn text_view(chunks: &[Chunk]) -> String {
+    let mut view = String::new();
+    for c in chunks {
+        let skip = view.len().saturating_sub(c.byte_start);
+        view.push_str(c.text.get(skip..).unwrap_or(""));
+    }
+    view
 }
 
 /// `chunks/<readable tail>.<hash>` for a source path: the tail keeps the name readable, the
@@ -318,6 +361,9 @@ struct ManifestChunk<'a> {
     provenance: Option<&'a Provenance>,
     #[serde(skip_serializing_if = "Option::is_none")]
     classification: Option<&'a Classification>,
+    /// For a decoded file: its text view's file in the output, which the ranges index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    view: Option<&'a str>,
 }
 
 impl<'a> ManifestChunk<'a> {
@@ -338,6 +384,7 @@ impl<'a> ManifestChunk<'a> {
             part: chunk.part.as_ref(),
             provenance: chunk.provenance.as_ref(),
             classification: chunk.classification.as_ref(),
+            view: None,
         }
     }
 }

@@ -54,23 +54,24 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
     let (mut n_chunks, mut n_bytes, mut crumbs) = (0usize, 0usize, 0usize);
     for input in walked.entries.iter().filter(|i| i.skip.is_none()) {
         let chunks = files.remove(&input.rel);
-        let text = match read_input(input, args.walk.max_file_size).and_then(decode) {
-            Ok(decoded) => decoded.text,
-            Err(Skip::Empty | Skip::TooLarge { .. }) if chunks.is_none() => continue,
-            Err(
-                skip @ (Skip::Binary
-                | Skip::NotUtf8 { .. }
-                | Skip::BadUtf16 { .. }
-                | Skip::Utf16NoBom),
-            ) if chunks.is_none() => {
-                let _ = skip;
-                continue;
-            }
-            Err(skip) => {
-                problems.push(format!("{}: cannot check: {skip}", input.rel));
-                continue;
-            }
-        };
+        let text =
+            match read_input(input, args.walk.max_file_size).and_then(|b| decode(&input.rel, b)) {
+                Ok(decoded) => decoded.text,
+                Err(Skip::Empty | Skip::TooLarge { .. }) if chunks.is_none() => continue,
+                Err(
+                    skip @ (Skip::Binary
+                    | Skip::NotUtf8 { .. }
+                    | Skip::BadUtf16 { .. }
+                    | Skip::Utf16NoBom),
+                ) if chunks.is_none() => {
+                    let _ = skip;
+                    continue;
+                }
+                Err(skip) => {
+                    problems.push(format!("{}: cannot check: {skip}", input.rel));
+                    continue;
+                }
+            };
         let Some(chunks) = chunks else {
             problems.push(format!(
                 "{}: no records for a file of {} bytes of text",

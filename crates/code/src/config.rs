@@ -5,130 +5,8 @@ use std::fmt;
 
 use tree_sitter::Query;
 
+use crate::capture::{CAPTURE_NAMES, Role, role_of};
 use crate::pattern::{self, Step, split};
-
-/// What an atom capture says about the item it names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ItemKind {
-    /// A free function.
-    Function,
-    /// A method or associated function.
-    Method,
-    /// A class.
-    Class,
-    /// A struct or union.
-    Struct,
-    /// An enum.
-    Enum,
-    /// A trait.
-    Trait,
-    /// An impl block.
-    Impl,
-    /// An interface.
-    Interface,
-    /// A type alias or type definition.
-    Type,
-    /// A module.
-    Module,
-    /// A namespace.
-    Namespace,
-    /// A constant.
-    Constant,
-    /// A static.
-    Static,
-    /// A variable declaration worth naming (`let api = { … }`).
-    Variable,
-    /// A field of a class.
-    Field,
-    /// A macro definition.
-    Macro,
-}
-
-impl ItemKind {
-    /// Whether the body holds statements (functions) rather than members (containers).
-    pub fn has_statements(self) -> bool {
-        matches!(self, ItemKind::Function | ItemKind::Method)
-    }
-}
-
-/// The role a capture name gives a node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Role {
-    Atom(ItemKind),
-    Name,
-    Keyword,
-    Qualifier,
-    Body,
-    Wrapper,
-    Wrapped,
-    Comment,
-    Attach,
-    Import,
-    Expand,
-}
-
-/// The closed vocabulary of capture names, as documented in `grammars/README.md`.
-pub const CAPTURE_NAMES: &[&str] = &[
-    "atom.class",
-    "atom.constant",
-    "atom.enum",
-    "atom.field",
-    "atom.function",
-    "atom.impl",
-    "atom.interface",
-    "atom.macro",
-    "atom.method",
-    "atom.module",
-    "atom.namespace",
-    "atom.static",
-    "atom.struct",
-    "atom.trait",
-    "atom.type",
-    "atom.variable",
-    "attach",
-    "body",
-    "comment",
-    "expand",
-    "import",
-    "keyword",
-    "name",
-    "qualifier",
-    "wrapped",
-    "wrapper",
-];
-
-pub(crate) fn role_of(name: &str) -> Option<Role> {
-    let kind = match name {
-        "atom.class" => ItemKind::Class,
-        "atom.constant" => ItemKind::Constant,
-        "atom.enum" => ItemKind::Enum,
-        "atom.field" => ItemKind::Field,
-        "atom.function" => ItemKind::Function,
-        "atom.impl" => ItemKind::Impl,
-        "atom.interface" => ItemKind::Interface,
-        "atom.macro" => ItemKind::Macro,
-        "atom.method" => ItemKind::Method,
-        "atom.module" => ItemKind::Module,
-        "atom.namespace" => ItemKind::Namespace,
-        "atom.static" => ItemKind::Static,
-        "atom.struct" => ItemKind::Struct,
-        "atom.trait" => ItemKind::Trait,
-        "atom.type" => ItemKind::Type,
-        "atom.variable" => ItemKind::Variable,
-        "attach" => return Some(Role::Attach),
-        "body" => return Some(Role::Body),
-        "comment" => return Some(Role::Comment),
-        "expand" => return Some(Role::Expand),
-        "import" => return Some(Role::Import),
-        "keyword" => return Some(Role::Keyword),
-        "name" => return Some(Role::Name),
-        "qualifier" => return Some(Role::Qualifier),
-        "wrapped" => return Some(Role::Wrapped),
-        "wrapper" => return Some(Role::Wrapper),
-        _ => return None,
-    };
-    Some(Role::Atom(kind))
-}
 
 /// Why a language's queries could not be loaded.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -463,16 +341,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn vocabulary_is_sorted_and_complete() {
-        let mut sorted = CAPTURE_NAMES.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, CAPTURE_NAMES);
-        for name in CAPTURE_NAMES {
-            assert!(role_of(name).is_some(), "{name}");
-        }
-    }
-
-    #[test]
     fn unknown_capture_names_the_valid_ones() {
         let grammar: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
         let err = LanguageConfig::new("rust", grammar, "(function_item) @atom.fun").unwrap_err();
@@ -563,16 +431,6 @@ mod tests {
         let bad =
             "(source_file (macro_invocation (token_tree) @body (#match? @name \"x\")) @expand)";
         assert!(LanguageConfig::new("rust", grammar, bad).is_err());
-    }
-
-    /// Optional child steps (`body: (_)? @body`) are plain too: these languages compile no
-    /// tree-sitter query at all, which costs tens of millions of instructions per process.
-    #[test]
-    fn most_languages_need_no_compiled_query() {
-        for name in ["java", "javascript", "python", "rust", "typescript", "tsx"] {
-            let config = crate::language_by_name(name).unwrap().config().unwrap();
-            assert!(config.query.is_none(), "{name} compiles a query");
-        }
     }
 
     #[test]

@@ -11,8 +11,8 @@ use std::num::NonZeroU16;
 
 use tree_sitter::{Language, Node, TreeCursor};
 
-use crate::config::{Role, role_of};
-use crate::walk::IdMap;
+use crate::capture::{Role, role_of};
+use crate::idmap::IdMap;
 
 /// One step of a plain pattern.
 #[derive(Debug)]

@@ -2,8 +2,8 @@
 //! errors, oversize items, and bad input. Every test that chunks checks the invariants.
 
 use cleave_code::{
-    ParseContext, SECTION_BYTES, atomize_code, atomize_code_in_sections, language_by_name,
-    language_for_path, languages, member_run_count, parse_only, section_starts,
+    ParseContext, SECTION_BYTES, atomize_code, atomize_code_in_pieces, atomize_code_in_sections,
+    language_by_name, language_for_path, languages, member_run_count, parse_only, section_starts,
 };
 use cleave_core::{
     Atom, AtomKind, AtomTree, Chunk, ChunkConfig, Severity, Source, Unit, assert_invariants, pack,
@@ -394,6 +394,117 @@ fn large_files_are_parsed_in_sections() {
     let tree = atomize_code(rust, &broken, &mut ctx);
     assert_eq!(tree.root, atomize_code_in_sections(rust, &broken, &mut ctx, usize::MAX).root);
     assert_eq!(tree.diagnostics.len(), 1, "{:?}", tree.diagnostics);
+}
+
+/// How many pieces the "looks minified" diagnostic of `tree` reports; 0 without it.
+fn pieces_reported(tree: &AtomTree) -> usize {
+    let Some(d) = tree.diagnostics.iter().find(|d| d.message.starts_with("looks minified")) else {
+        return 0;
+    };
+    assert_eq!(d.severity, Severity::Degraded);
+    let (_, rest) = d.message.split_once(" parsed in ").expect("the count follows");
+    rest.split_whitespace().next().and_then(|n| n.parse().ok()).expect("a count")
+}
+
+/// See: issue 13. Minified code (one long line, no blank line between items) past the piece
+/// bound is parsed in pieces of at most that length, cut at statement ends: the tree is valid
+/// and chunks within the invariants, the symbols are those of the whole parse (each function
+/// is a statement of its own), and a diagnostic says why.
+#[test]
+fn minified_code_is_parsed_in_bounded_pieces() {
+    let js = language_by_name("javascript").unwrap();
+    let text: String = (0..2_000)
+        .map(|i| format!("function f{i}(a,b){{var s=\"}};{{\";return a+b*{i}}}var v{i}=[1,2];"))
+        .collect();
+    assert!(!text.contains('\n') && text.len() > 80_000);
+    let bound = 8 << 10;
+    let mut ctx = ParseContext::new();
+    let tree = atomize_code_in_pieces(js, &text, &mut ctx, SECTION_BYTES, bound);
+    tree.root.validate(&text).unwrap();
+    assert_eq!(tree.root.range, 0..text.len());
+    let pieces = pieces_reported(&tree);
+    assert!(pieces >= text.len() / bound && pieces <= text.len() / (bound / 2) + 1, "{pieces}");
+    // No cut fell inside a function or its string: no parse error is reported.
+    assert_eq!(tree.diagnostics.len(), 1, "{:?}", tree.diagnostics);
+    let whole = atomize_code_in_sections(js, &text, &mut ctx, usize::MAX);
+    assert_eq!(pieces_reported(&whole), 0);
+    assert_eq!(symbols(&tree), symbols(&whole));
+    assert_eq!(symbols(&tree).len(), 2_000);
+    let source = Source::new("bundle.min.js", &text);
+    let config = ChunkConfig::new(2_000, Unit::Chars).unwrap();
+    assert_invariants(&source, &tree, &pack(&source, &tree, &config), &config);
+    // Under the bound, nothing changes.
+    let small = &text[..text.find("function f90(").unwrap()];
+    let tree = atomize_code_in_pieces(js, small, &mut ctx, SECTION_BYTES, bound);
+    assert_eq!(tree.root, atomize_code_in_sections(js, small, &mut ctx, usize::MAX).root);
+    assert_eq!(pieces_reported(&tree), 0);
+}
+
+/// Generated code of many lines with no blank line, and a line with no statement end at all:
+/// pieces at line starts outside blocks keep Python's symbols; a cut where no candidate is
+/// still bounds the pieces and keeps the tree valid.
+#[test]
+fn generated_code_is_parsed_in_bounded_pieces() {
+    let python = language_by_name("python").unwrap();
+    let text: String = (0..1_500)
+        .map(|i| format!("def f{i}(x):\n    s = \"(\"  # [\n    return x * {i}\nK{i} = {{1: 2}}\n"))
+        .collect();
+    let mut ctx = ParseContext::new();
+    let bound = 4 << 10;
+    let tree = atomize_code_in_pieces(python, &text, &mut ctx, SECTION_BYTES, bound);
+    tree.root.validate(&text).unwrap();
+    assert!(pieces_reported(&tree) >= text.len() / bound);
+    assert_eq!(tree.diagnostics.len(), 1, "{:?}", tree.diagnostics);
+    let whole = atomize_code_in_sections(python, &text, &mut ctx, usize::MAX);
+    assert_eq!(symbols(&tree), symbols(&whole));
+
+    // One array literal of 40 KB: nowhere to cut but inside it.
+    let ts = language_by_name("typescript").unwrap();
+    let text = format!("export const table = [{}];\n", "12345,".repeat(7_000));
+    let tree = atomize_code_in_pieces(ts, &text, &mut ctx, SECTION_BYTES, bound);
+    tree.root.validate(&text).unwrap();
+    assert!(pieces_reported(&tree) >= text.len() / bound);
+    let source = Source::new("table.ts", &text);
+    let config = ChunkConfig::new(500, Unit::Chars).unwrap();
+    assert_invariants(&source, &tree, &pack(&source, &tree, &config), &config);
+    assert_eq!(parse_only(ts, &text, &mut ctx), Some(false), "under PIECE_BYTES: one parse");
+}
+
+/// See: issue 13. A file with lone CR line ends (classic Mac) gives the atoms, labels,
+/// symbols and context of the same file with LF line ends, in the same byte ranges; CRLF and
+/// mixed line ends are read the same way.
+#[test]
+fn lone_cr_files_atomize_as_lf_files() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/code");
+    for path in ["python/app.py", "rust/items.rs", "rust/macros.rs", "javascript/api.js"] {
+        let lf = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        let language = language_for_path(path).unwrap();
+        let mut ctx = ParseContext::new();
+        let want = atomize_code(language, &lf, &mut ctx);
+        assert!(symbols(&want).len() > 3, "{path}");
+        let cr = lf.replace('\n', "\r");
+        let got = atomize_code(language, &cr, &mut ctx);
+        got.root.validate(&cr).unwrap();
+        assert_eq!(got.root, want.root, "{path}");
+        assert_eq!(symbols(&got), symbols(&want), "{path}");
+        assert_eq!(got.context, want.context, "{path}");
+        assert!(got.diagnostics.iter().any(|d| d.message.starts_with("lone CR")), "{path}");
+        // Every other line end CRLF, the rest lone CR: the LF file's symbols again.
+        let mut mixed = String::new();
+        for (i, line) in lf.split_inclusive('\n').enumerate() {
+            let body = line.strip_suffix('\n').unwrap_or(line);
+            mixed.push_str(body);
+            if line.ends_with('\n') {
+                mixed.push_str(if i % 2 == 0 { "\r\n" } else { "\r" });
+            }
+        }
+        let got = atomize_code(language, &mixed, &mut ctx);
+        got.root.validate(&mixed).unwrap();
+        assert_eq!(symbols(&got), symbols(&want), "{path}: mixed");
+        let source = Source::new(path, &mixed);
+        let config = ChunkConfig::new(300, Unit::Chars).unwrap();
+        assert_invariants(&source, &got, &pack(&source, &got, &config), &config);
+    }
 }
 
 /// Cases per property: `PROPTEST_CASES` (as `just fuzz` sets it), else 64.

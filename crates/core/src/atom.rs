@@ -60,6 +60,35 @@ impl Boundary {
     }
 }
 
+/// What an atom holds, as the atomizer that found it knows it: a fence is code, a `proof`
+/// environment a proof, `$…$` math.
+///
+/// The atomizers set it where their parse already says so, so that annotation after packing
+/// reads the tree instead of scanning chunk text a second time. It is a class, not a kind: the
+/// packer ignores it (whether an atom may be split is [`Atom::protected`]), and an atom without
+/// one is ordinary text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Region {
+    /// Inline or display math, math environments.
+    Math,
+    /// Code: fences, indented and literal blocks, code spans, verbatim and listings.
+    Code,
+    /// A table: pipe and grid tables, `tabular`, table directives.
+    Table,
+    /// A theorem-like statement: theorem, lemma, corollary, proposition, declared ones.
+    Theorem,
+    /// A definition.
+    Definition,
+    /// A proof.
+    Proof,
+    /// An algorithm or pseudo-code.
+    Algorithm,
+    /// A figure or picture.
+    Figure,
+    /// A document's abstract.
+    Abstract,
+}
+
 /// Names an atom carries: how it reads in a scope chain, the name it contributes to qualified
 /// symbol names, and the signature repeated in the header of the parts of an opened atom.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -91,6 +120,8 @@ pub struct Atom {
     pub boundary: Boundary,
     /// Label, name and signature; `None` for anonymous atoms.
     pub label: Option<Box<AtomLabel>>,
+    /// What the atom holds (math, code, a proof …), when its atomizer knows; `None` for text.
+    pub region: Option<Region>,
     /// Children tiling `range`; empty for a leaf.
     pub children: Vec<Atom>,
 }
@@ -105,6 +136,7 @@ impl Atom {
             is_scope: false,
             boundary: Boundary::default(),
             label: None,
+            region: None,
             children: Vec::new(),
         }
     }
@@ -135,6 +167,12 @@ impl Atom {
     /// Sets the label.
     pub fn with_label(mut self, label: AtomLabel) -> Self {
         self.label = Some(Box::new(label));
+        self
+    }
+
+    /// Sets the region class.
+    pub fn with_region(mut self, region: Region) -> Self {
+        self.region = Some(region);
         self
     }
 
@@ -194,6 +232,9 @@ impl Atom {
             }
             if atom.is_scope {
                 out.push_str(" scope");
+            }
+            if let Some(region) = atom.region {
+                let _ = write!(out, " region={region:?}");
             }
             let _ = write!(out, " <{:?}>", atom.boundary);
             if let Some(label) = atom.label.as_deref() {
@@ -318,6 +359,8 @@ pub struct AtomTree {
     pub context: Vec<String>,
     /// Problems met while atomizing: parse errors, unterminated regions, fallbacks.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where things are in the source beyond what the atoms say: paragraphs and pages.
+    pub locations: Locations,
 }
 
 impl AtomTree {
@@ -331,6 +374,76 @@ impl AtomTree {
             separator: ".",
             context: Vec::new(),
             diagnostics: Vec::new(),
+            locations: Locations::default(),
+        }
+    }
+}
+
+/// The location map of a source: what annotation needs that the atoms do not give.
+///
+/// Section paths come from the section atoms themselves; this holds the rest, each list sorted
+/// by offset. For a file read as text `paragraphs` and `pages` are empty: paragraphs are then
+/// its blank-line blocks, and it has no pages. A decoded document (PDF, DOCX, slides, sheets)
+/// fills them from its layout, where a blank line is not what separates paragraphs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Locations {
+    /// Byte offsets where paragraphs start; empty means the source's blank-line blocks.
+    pub paragraphs: Vec<usize>,
+    /// Byte offsets where pages (slides, sheets, chapters) start, with their labels. Text
+    /// before the first entry has no page.
+    pub pages: Vec<(usize, PageLabel)>,
+    /// The exact extent of every region, for an atomizer whose atoms are wider than the regions
+    /// they hold; empty when the atoms' ranges are the regions. Markdown fills it: its tiling
+    /// widens a fence or a table over the text up to the next block (blank lines, a link
+    /// definition), and it glues a code span or a formula to the word it touches ("(`x`),")
+    /// so that no cut falls between them. When it is not empty, annotation measures regions
+    /// from it alone; [`Atom::region`] still says what each atom is.
+    pub regions: Vec<(Range<usize>, Region)>,
+}
+
+impl Locations {
+    /// The page holding byte `at`: the last entry that starts at or before it.
+    pub fn page_at(&self, at: usize) -> Option<&PageLabel> {
+        let idx = self.pages.partition_point(|(start, _)| *start <= at);
+        idx.checked_sub(1).map(|i| &self.pages[i].1)
+    }
+}
+
+/// Where in a decoded document a passage is: a page, a slide, a sheet or a chapter.
+///
+/// It serialises untagged so that a page stays the bare number records have always carried
+/// (`"page": 3`); the other labels are small objects (`{"slide": 2}`, `{"sheet": "Totals"}`)
+/// that no page number can be mistaken for.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum PageLabel {
+    /// A page of a paged document (PDF, DOCX), 1-based.
+    Page(u32),
+    /// A slide of a presentation, 1-based.
+    Slide {
+        /// The slide number.
+        slide: u32,
+    },
+    /// A sheet of a workbook, by name.
+    Sheet {
+        /// The sheet's name.
+        sheet: String,
+    },
+    /// A chapter of a book (EPUB), by title or number.
+    Chapter {
+        /// The chapter's title or number.
+        chapter: String,
+    },
+}
+
+impl std::fmt::Display for PageLabel {
+    /// How the label reads in a provenance tag: `p.3`, `slide 2`, `sheet Totals`, `ch. Intro`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PageLabel::Page(n) => write!(f, "p.{n}"),
+            PageLabel::Slide { slide } => write!(f, "slide {slide}"),
+            PageLabel::Sheet { sheet } => write!(f, "sheet {sheet}"),
+            PageLabel::Chapter { chapter } => write!(f, "ch. {chapter}"),
         }
     }
 }
@@ -430,6 +543,19 @@ mod tests {
         let root =
             Atom::new(AtomKind::Block, 0..6).with_children(vec![Atom::gap(0..2), Atom::gap(3..6)]);
         assert!(root.validate(text).is_err());
+    }
+
+    #[test]
+    fn pages_are_found_by_offset() {
+        let locations = Locations {
+            pages: vec![(10, PageLabel::Page(1)), (50, PageLabel::Slide { slide: 2 })],
+            ..Locations::default()
+        };
+        assert_eq!(locations.page_at(0), None);
+        assert_eq!(locations.page_at(10), Some(&PageLabel::Page(1)));
+        assert_eq!(locations.page_at(49), Some(&PageLabel::Page(1)));
+        assert_eq!(locations.page_at(500), Some(&PageLabel::Slide { slide: 2 }));
+        assert_eq!(PageLabel::Sheet { sheet: "Totals".into() }.to_string(), "sheet Totals");
     }
 
     #[test]

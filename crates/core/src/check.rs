@@ -13,7 +13,7 @@ use crate::text::Source;
 pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig) -> Vec<String> {
     let mut errors = Vec::new();
     let text = source.text();
-    let sizer = config.unit().sizer();
+    let sizer = config.sizer();
     let overlap = config.overlap() > 0;
     if text.is_empty() {
         if !chunks.is_empty() {
@@ -111,7 +111,7 @@ pub fn check_invariants(
     if chunks.is_empty() {
         return errors;
     }
-    let sizer = config.unit().sizer();
+    let sizer = config.sizer();
     // An atom "fits" if its own text fits the room, with the shortest line naming the scope it
     // starts in (`// in fn f`) when it starts in one: the packer shortens or drops the rest of
     // a chunk's header rather than cut a symbol, section or protected region that fits.
@@ -159,7 +159,8 @@ pub fn check_invariants(
     if config.headers() {
         for c in chunks {
             let Some(last) = c.scope.last() else { continue };
-            let last = last.split_whitespace().collect::<Vec<_>>().join(" ");
+            // The label as a header writes it: white space folded, comment delimiters broken.
+            let last = crate::header::header_text(&tree.comment, last);
             if last.is_empty() {
                 continue;
             }
@@ -193,7 +194,7 @@ pub fn assert_invariants(
         source.path(),
         chunks.len(),
         config.budget(),
-        config.unit(),
+        config.unit_name(),
         errors.join("\n")
     );
 }

@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::atom::ContentKind;
+use crate::atom::{Atom, AtomKind, AtomTree, ContentKind, PageLabel};
+use crate::text::{Source, count_chars};
 
 /// One chunk: a whole unit of a source with the header that says where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,10 +77,11 @@ pub struct Provenance {
     pub paragraph: usize,
     /// Offset of the body's start in chars.
     pub char_offset: usize,
-    /// Page of the body's start, for paged documents.
+    /// Page (slide, sheet, chapter) of the body's start, for decoded documents. A page
+    /// serialises as a bare number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page: Option<u32>,
-    /// The rendered tag: `[source:FILE | ¶N | §Section | @offset]`.
+    pub page: Option<PageLabel>,
+    /// The rendered tag: `[source:FILE | p.N | ¶N | §A > B | @offset]`.
     pub tag: String,
 }
 
@@ -99,17 +101,18 @@ pub struct Classification {
     pub keywords: Vec<String>,
 }
 
-/// Renders a provenance tag: `[source:FILE | p.N | ¶N | §A > B | @offset]`.
+/// Renders a provenance tag: `[source:FILE | p.N | ¶N | §A > B | @offset]` (a slide reads
+/// `slide N`, a sheet `sheet NAME`, a chapter `ch. NAME`).
 pub fn provenance_tag(
     path: &str,
-    page: Option<u32>,
+    page: Option<&PageLabel>,
     paragraph: usize,
     section: &[String],
     char_offset: usize,
 ) -> String {
     let mut tag = format!("[source:{path}");
     if let Some(page) = page {
-        tag.push_str(&format!(" | p.{page}"));
+        tag.push_str(&format!(" | {page}"));
     }
     tag.push_str(&format!(" | ¶{paragraph}"));
     if !section.is_empty() {
@@ -117,6 +120,82 @@ pub fn provenance_tag(
     }
     tag.push_str(&format!(" | @{char_offset}]"));
     tag
+}
+
+/// Fills the provenance of the chunks of one prose source, in order, from its atom tree: the
+/// section path from the section atoms around each body's start, the paragraph and the page
+/// from the tree's [`Locations`](crate::Locations), the offset in chars. Chunks of code and
+/// data get none.
+///
+/// This is the location half of annotation, run after [`pack`](crate::pack) on the same
+/// source and tree; the prose crate's `annotate` calls it before it classifies.
+pub fn locate(tree: &AtomTree, source: &Source<'_>, chunks: &mut [Chunk]) {
+    if tree.content != ContentKind::Prose {
+        return;
+    }
+    let text = source.text();
+    // The packer chunks a tree that does not tile the source as one flat block, which has no
+    // sections; provenance follows what the packer saw.
+    let tiles = tree.root.range == (0..text.len()) && tree.root.validate(text).is_ok();
+    let blank_line_blocks;
+    let paragraphs: &[usize] = if tree.locations.paragraphs.is_empty() {
+        blank_line_blocks = block_starts(text);
+        &blank_line_blocks
+    } else {
+        &tree.locations.paragraphs
+    };
+    // (byte, chars before it): chunks come in order, so chars are counted once over the file.
+    let mut chars_at = (0usize, 0usize);
+    for chunk in chunks.iter_mut() {
+        let start = chunk.byte_start.min(text.len());
+        if start >= chars_at.0 {
+            chars_at.1 += count_chars(&text.as_bytes()[chars_at.0..start]);
+        } else {
+            chars_at.1 = source.char_offset(start);
+        }
+        chars_at.0 = start;
+        let section = if tiles { section_path(&tree.root, start) } else { Vec::new() };
+        let paragraph = paragraphs.partition_point(|&b| b <= start).max(1);
+        let page = tree.locations.page_at(start).cloned();
+        let tag = provenance_tag(source.path(), page.as_ref(), paragraph, &section, chars_at.1);
+        chunk.provenance =
+            Some(Provenance { section, paragraph, char_offset: chars_at.1, page, tag });
+    }
+}
+
+/// Labels of the section atoms holding byte `at`, outermost first.
+fn section_path(root: &Atom, at: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut atom = root;
+    loop {
+        if atom.kind == AtomKind::Section
+            && let Some(label) = atom.label_text()
+        {
+            out.push(label.to_owned());
+        }
+        // Children tile their parent: the one holding `at` is the last that starts at or before it.
+        let idx = atom.children.partition_point(|c| c.range.start <= at);
+        match idx.checked_sub(1).map(|i| &atom.children[i]) {
+            Some(child) if at < child.range.end => atom = child,
+            _ => return out,
+        }
+    }
+}
+
+/// Byte offsets where blank-line-separated blocks start.
+fn block_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut prev_blank = true;
+    let mut at = 0;
+    for line in crate::text::lines_inclusive(text) {
+        let blank = line.trim().is_empty();
+        if !blank && prev_blank {
+            out.push(at);
+        }
+        prev_blank = blank;
+        at += line.len();
+    }
+    out
 }
 
 /// The stable id of a body: 16 hex digits of xxh3 over path and body.
@@ -143,6 +222,79 @@ mod tests {
     fn tags_read_well() {
         let tag = provenance_tag("guide.md", None, 3, &["Guide".into(), "Install".into()], 120);
         assert_eq!(tag, "[source:guide.md | ¶3 | §Guide > Install | @120]");
-        assert_eq!(provenance_tag("a.pdf", Some(2), 1, &[], 0), "[source:a.pdf | p.2 | ¶1 | @0]");
+        let page = PageLabel::Page(2);
+        assert_eq!(
+            provenance_tag("a.pdf", Some(&page), 1, &[], 0),
+            "[source:a.pdf | p.2 | ¶1 | @0]"
+        );
+        let slide = PageLabel::Slide { slide: 4 };
+        assert_eq!(
+            provenance_tag("a.pptx", Some(&slide), 1, &[], 0),
+            "[source:a.pptx | slide 4 | ¶1 | @0]"
+        );
+    }
+
+    #[test]
+    fn pages_serialise_as_numbers_and_other_labels_as_objects() {
+        let json = |p: &PageLabel| serde_json::to_string(p).unwrap();
+        assert_eq!(json(&PageLabel::Page(3)), "3");
+        assert_eq!(json(&PageLabel::Sheet { sheet: "Totals".into() }), r#"{"sheet":"Totals"}"#);
+        for label in [
+            PageLabel::Page(3),
+            PageLabel::Slide { slide: 2 },
+            PageLabel::Sheet { sheet: "Totals".into() },
+            PageLabel::Chapter { chapter: "Intro".into() },
+        ] {
+            let back: PageLabel = serde_json::from_str(&json(&label)).unwrap();
+            assert_eq!(back, label);
+        }
+    }
+
+    #[test]
+    fn locate_names_sections_paragraphs_and_pages() {
+        use crate::atom::{AtomLabel, Locations};
+        let text = "# A\n\nfirst\n\n# B\n\nsecond\n";
+        let section = |range: std::ops::Range<usize>, title: &str| {
+            Atom::new(AtomKind::Section, range)
+                .with_label(AtomLabel { label: title.into(), ..AtomLabel::default() })
+        };
+        let root = Atom::new(AtomKind::Block, 0..text.len())
+            .with_children(vec![section(0..12, "A"), section(12..text.len(), "B")]);
+        let mut tree = AtomTree::new("markdown", ContentKind::Prose, root);
+        tree.locations =
+            Locations { pages: vec![(12, PageLabel::Page(2))], ..Locations::default() };
+        let source = Source::new("doc.md", text);
+        let mut chunks: Vec<Chunk> =
+            [0..12, 12..text.len()].into_iter().map(|r| test_chunk(text, r)).collect();
+        locate(&tree, &source, &mut chunks);
+        let p: Vec<&Provenance> = chunks.iter().map(|c| c.provenance.as_ref().unwrap()).collect();
+        assert_eq!(p[0].tag, "[source:doc.md | ¶1 | §A | @0]");
+        assert_eq!(p[1].tag, "[source:doc.md | p.2 | ¶3 | §B | @12]");
+        assert_eq!((p[1].paragraph, p[1].char_offset), (3, 12));
+        tree.content = ContentKind::Code;
+        chunks.iter_mut().for_each(|c| c.provenance = None);
+        locate(&tree, &source, &mut chunks);
+        assert!(chunks.iter().all(|c| c.provenance.is_none()), "code is not located");
+    }
+
+    fn test_chunk(text: &str, range: std::ops::Range<usize>) -> Chunk {
+        Chunk {
+            id: chunk_id("doc.md", &text[range.clone()]),
+            path: "doc.md".into(),
+            language: "markdown".into(),
+            kind: ContentKind::Prose,
+            byte_start: range.start,
+            byte_end: range.end,
+            line_start: 1,
+            line_end: 1,
+            tokens: range.len(),
+            symbols: Vec::new(),
+            scope: Vec::new(),
+            part: None,
+            provenance: None,
+            classification: None,
+            header: String::new(),
+            text: text[range].to_owned(),
+        }
     }
 }

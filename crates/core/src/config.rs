@@ -1,6 +1,9 @@
 //! Options of a run, validated once when built: after that, packing cannot fail.
 
-use crate::sizer::Unit;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::sizer::{ChunkSizer, Unit};
 
 /// Why a configuration was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -24,29 +27,65 @@ pub enum ConfigError {
         /// The budget.
         budget: usize,
     },
+    /// A sizer could not be loaded (a tokenizer file missing, unreadable or invalid).
+    #[error("cannot load the sizer {name}: {reason}")]
+    Sizer {
+        /// What was loaded: a path or a name.
+        name: String,
+        /// Why it failed.
+        reason: String,
+    },
 }
 
 /// The smallest budget, in units of one char's largest size: a header of a quarter of the
 /// budget and a body that still holds several chars.
 const MIN_BUDGET_CHARS: usize = 8;
 
-/// How to chunk: the budget, its unit, overlap and whether headers are injected.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How to chunk: the budget, the sizer that counts it, overlap and whether headers are
+/// injected.
+///
+/// Two configurations are equal when budget, overlap and headers are, and their sizers have the
+/// same name ([`ChunkSizer::name`]).
+#[derive(Clone)]
 pub struct ChunkConfig {
     budget: usize,
-    unit: Unit,
+    sizer: SizerChoice,
     overlap: usize,
     headers: bool,
+}
+
+/// A built-in unit (its sizer is a static) or a sizer brought by the caller.
+#[derive(Clone)]
+enum SizerChoice {
+    Unit(Unit),
+    Custom(Arc<dyn ChunkSizer>),
 }
 
 impl ChunkConfig {
     /// A configuration with `budget` counted in `unit`, headers on, no overlap.
     pub fn new(budget: usize, unit: Unit) -> Result<Self, ConfigError> {
-        let min = MIN_BUDGET_CHARS * unit.max_char_size();
+        Self::build(budget, SizerChoice::Unit(unit))
+    }
+
+    /// A configuration with `budget` counted by any sizer: a Hugging Face tokenizer
+    /// (`HfTokenizer`, with the `hf-tokenizers` feature), or one of the caller's own. Headers on,
+    /// no overlap.
+    ///
+    /// The packer trusts what the sizer says of itself: a sizer that does not override
+    /// [`ChunkSizer::is_additive`] and [`ChunkSizer::line_seams`] is treated as neither additive
+    /// nor splitting anywhere, and every chunk is measured whole, which is exact whatever the
+    /// sizer does.
+    pub fn from_sizer(budget: usize, sizer: Arc<dyn ChunkSizer>) -> Result<Self, ConfigError> {
+        Self::build(budget, SizerChoice::Custom(sizer))
+    }
+
+    fn build(budget: usize, sizer: SizerChoice) -> Result<Self, ConfigError> {
+        let config = Self { budget, sizer, overlap: 0, headers: true };
+        let min = MIN_BUDGET_CHARS * config.sizer().max_char_size();
         if budget < min {
-            return Err(ConfigError::BudgetTooSmall { budget, unit: unit.name(), min });
+            return Err(ConfigError::BudgetTooSmall { budget, unit: config.unit_name(), min });
         }
-        Ok(Self { budget, unit, overlap: 0, headers: true })
+        Ok(config)
     }
 
     /// Repeats up to `overlap` units of the previous chunk's end at the start of each chunk.
@@ -70,9 +109,26 @@ impl ChunkConfig {
         self.budget
     }
 
-    /// The unit of the budget.
-    pub fn unit(&self) -> Unit {
-        self.unit
+    /// The built-in unit of the budget; `None` with a sizer of the caller's.
+    pub fn unit(&self) -> Option<Unit> {
+        match &self.sizer {
+            SizerChoice::Unit(unit) => Some(*unit),
+            SizerChoice::Custom(_) => None,
+        }
+    }
+
+    /// The sizer that counts the budget.
+    pub fn sizer(&self) -> &dyn ChunkSizer {
+        match &self.sizer {
+            SizerChoice::Unit(unit) => unit.sizer(),
+            SizerChoice::Custom(sizer) => sizer.as_ref(),
+        }
+    }
+
+    /// The name of what the budget counts, for reports: `chars`, `tokens:o200k`, or a
+    /// sizer's own name.
+    pub fn unit_name(&self) -> String {
+        self.sizer().name()
     }
 
     /// The overlap in units.
@@ -90,6 +146,31 @@ impl ChunkConfig {
         self.budget / 4
     }
 }
+
+impl fmt::Debug for ChunkConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ChunkConfig")
+            .field("budget", &self.budget)
+            .field("sizer", &self.unit_name())
+            .field("overlap", &self.overlap)
+            .field("headers", &self.headers)
+            .finish()
+    }
+}
+
+impl PartialEq for ChunkConfig {
+    fn eq(&self, other: &Self) -> bool {
+        self.budget == other.budget
+            && self.overlap == other.overlap
+            && self.headers == other.headers
+            && match (&self.sizer, &other.sizer) {
+                (SizerChoice::Unit(a), SizerChoice::Unit(b)) => a == b,
+                _ => self.unit_name() == other.unit_name(),
+            }
+    }
+}
+
+impl Eq for ChunkConfig {}
 
 #[cfg(test)]
 mod tests {
@@ -112,5 +193,33 @@ mod tests {
         assert!(cfg.clone().with_overlap(100).is_err());
         assert!(cfg.clone().with_overlap(50).is_err());
         assert_eq!(cfg.with_overlap(49).unwrap().overlap(), 49);
+    }
+
+    /// A sizer of the caller's, saying nothing of itself but its size and name.
+    struct Words;
+
+    impl ChunkSizer for Words {
+        fn size(&self, text: &str) -> usize {
+            text.split_whitespace().count()
+        }
+        fn name(&self) -> String {
+            "words".to_owned()
+        }
+    }
+
+    #[test]
+    fn takes_any_sizer() {
+        let cfg = ChunkConfig::from_sizer(100, Arc::new(Words)).unwrap();
+        assert_eq!(cfg.unit(), None);
+        assert_eq!(cfg.unit_name(), "words");
+        assert_eq!(cfg.sizer().size("two words"), 2);
+        assert!(!cfg.sizer().is_additive(), "a foreign sizer is not additive unless it says so");
+        assert_eq!(cfg.sizer().line_seams(), crate::sizer::LineSeams::None);
+        assert_eq!(cfg, ChunkConfig::from_sizer(100, Arc::new(Words)).unwrap());
+        assert_ne!(cfg, ChunkConfig::new(100, Unit::Chars).unwrap());
+        assert_eq!(ChunkConfig::new(100, Unit::Chars).unwrap().unit(), Some(Unit::Chars));
+        let err = ChunkConfig::from_sizer(31, Arc::new(Words)).unwrap_err();
+        assert_eq!(err.to_string(), "budget of 31 words is too small: it must be at least 32");
+        assert!(format!("{cfg:?}").contains("\"words\""));
     }
 }

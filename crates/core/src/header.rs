@@ -182,14 +182,68 @@ fn line(style: &CommentStyle, s: &str) -> String {
 /// Appends [`line`]`(s)` to `out`.
 fn push_line(out: &mut String, style: &CommentStyle, s: &str) {
     out.push_str(&style.prefix);
+    let start = out.len();
+    push_folded(out, s);
+    neutralise(out, start, style);
+    out.push_str(&style.suffix);
+    out.push('\n');
+}
+
+/// Appends `s` with every run of white space folded into one space. Every line break Unicode
+/// knows (`\n`, `\r`, vertical tab, form feed, NEL, U+2028, U+2029) is white space, so a path
+/// or label holding one never starts a new, uncommented line.
+fn push_folded(out: &mut String, s: &str) {
     for (i, word) in s.split_whitespace().enumerate() {
         if i > 0 {
             out.push(' ');
         }
         out.push_str(word);
     }
-    out.push_str(&style.suffix);
-    out.push('\n');
+}
+
+/// How `s` reads inside a header line of `style`: white space folded, comment delimiters
+/// broken. The checker looks for a chunk's scope in its header in this form.
+pub(crate) fn header_text(style: &CommentStyle, s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    push_folded(&mut out, s);
+    neutralise(&mut out, 0, style);
+    out
+}
+
+/// Makes `out[start..]`, the text of one header line, unable to end its comment early.
+///
+/// A block comment (`<!-- … -->`, `/* … */`) ends at its closing token, and in languages whose
+/// block comments nest (Rust, Swift, Kotlin, Scala) an opening token inside would leave it
+/// open: both are broken with a space after their first char (`a --> b.md` reads
+/// `a - -> b.md`), which never makes a new one since the tokens hold no space. HTML also ends a
+/// comment at `--!>`. A line comment ends at a line break, which [`push_folded`] already
+/// removed, but in C and C++ (and Makefiles) a backslash at the end of the line splices the
+/// next line into the comment, and that next line is the body's first: trailing backslashes
+/// are dropped. The record keeps the exact path and labels; the header only has to read well.
+fn neutralise(out: &mut String, start: usize, style: &CommentStyle) {
+    if style.suffix.is_empty() {
+        while out.len() > start && (out.ends_with('\\') || out.ends_with(' ')) {
+            out.pop();
+        }
+        return;
+    }
+    let close = style.suffix.trim();
+    let open = style.prefix.trim();
+    let html = (close == "-->").then_some("--!>");
+    for token in [close, open].into_iter().chain(html) {
+        // A token of one char cannot be broken by a space, and one holding white space could
+        // be rebuilt by it: neither is a comment delimiter of any language we write.
+        if token.chars().nth(1).is_none() || token.contains(char::is_whitespace) {
+            continue;
+        }
+        let first_len = token.chars().next().map_or(0, char::len_utf8);
+        let mut from = start;
+        while let Some(i) = out[from..].find(token) {
+            let at = from + i + first_len;
+            out.insert(at, ' ');
+            from = at + 1;
+        }
+    }
 }
 
 /// The path line, or its end (`…/auth.rs`) if the whole path does not fit; empty if nothing
@@ -217,6 +271,8 @@ fn shortened_path(path: &str, style: &CommentStyle, fits: &dyn Fn(&str) -> bool)
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
     use crate::sizer::Chars;
 
@@ -278,6 +334,106 @@ mod tests {
         let style = CommentStyle::block("<!--", "-->");
         let h = render(&facts(&["Guide", "Install"], None), &style, &Chars, 1000);
         assert_eq!(h, "<!-- src/auth.rs -->\n<!-- in Guide > Install -->\n");
+    }
+
+    /// See: issue 13, "a Markdown file named `a --> b.md` ends the header comment early".
+    #[test]
+    fn delimiters_inside_names_do_not_end_the_comment() {
+        let html = CommentStyle::block("<!--", "-->");
+        let mut f = facts(&["# Guide --> x", "## <!-- y --!> z"], None);
+        f.path = "a --> b.md";
+        assert_eq!(
+            render(&f, &html, &Chars, 1000),
+            "<!-- a - -> b.md -->\n<!-- in # Guide - -> x > ## < !-- y - -!> z -->\n"
+        );
+        let c = CommentStyle::block("/*", "*/");
+        f.path = "src/*/x.c";
+        f.scope = &["fn f /* a */", "*/*/"];
+        assert_eq!(
+            render(&f, &c, &Chars, 1000),
+            "/* src/ * /x.c */\n/* in fn f / * a * / > * / * / */\n"
+        );
+        let slash = CommentStyle::line("//");
+        f.path = "dir\\\nnext line\r\u{2028}more\\";
+        f.scope = &["#define X(a) \\"];
+        f.signature = Some("#define X(a) \\\r\n  do { \\");
+        assert_eq!(
+            render(&f, &slash, &Chars, 1000),
+            "// dir\\ next line more\n// in #define X(a)\n// #define X(a)\n// do {\n",
+            "line breaks fold into spaces and a line never ends in a backslash"
+        );
+    }
+
+    /// Text full of comment delimiters, line breaks of every kind and backslashes.
+    fn hostile() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            3 => "[a-z]{1,5}",
+            1 => Just(" ".to_owned()),
+            1 => "(-->|--!>|<!--|/\\*|\\*/|\\(\\*|\\*\\)|\\{-|-\\}|--|-|\\*|/|<|>|!)",
+            1 => "[\n\r\u{b}\u{c}\u{85}\u{2028}\u{2029}\t]",
+            1 => Just("\\".to_owned()),
+            1 => "[é☃…]",
+        ];
+        prop::collection::vec(piece, 0..12).prop_map(|v| v.concat())
+    }
+
+    fn style() -> impl Strategy<Value = CommentStyle> {
+        prop_oneof![
+            Just(CommentStyle::block("<!--", "-->")),
+            Just(CommentStyle::block("/*", "*/")),
+            Just(CommentStyle::block("(*", "*)")),
+            Just(CommentStyle::block("{-", "-}")),
+            Just(CommentStyle::line("//")),
+            Just(CommentStyle::line("#")),
+            Just(CommentStyle::line("%")),
+            Just(CommentStyle::line("--")),
+            Just(CommentStyle::line("..")),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the path, labels, signature and context hold, every header line is one
+        /// comment: it starts with the prefix, holds no line break, and (for block comments)
+        /// holds the closing token only at its end and no opening token after its start.
+        #[test]
+        fn every_header_line_is_one_comment(
+            style in style(),
+            path in hostile(),
+            scope in prop::collection::vec(hostile(), 0..4),
+            signature in prop::option::of(hostile()),
+            part in any::<bool>(),
+            context in prop::collection::vec(hostile(), 0..3),
+            cap in 0usize..400,
+        ) {
+            let scope: Vec<&str> = scope.iter().map(String::as_str).collect();
+            let facts = HeaderFacts {
+                path: &path,
+                scope: &scope,
+                signature: signature.as_deref(),
+                part: part.then_some((2, 3, scope.last().copied().unwrap_or("x"))),
+                context: &context,
+                context_share: cap,
+            };
+            let header = render(&facts, &style, &Chars, cap);
+            proptest::prop_assert!(header.is_empty() || header.ends_with('\n'));
+            let (open, close) = (style.prefix.trim(), style.suffix.trim());
+            for l in header.split_terminator('\n') {
+                proptest::prop_assert!(l.starts_with(&style.prefix), "{l:?}");
+                proptest::prop_assert!(l.ends_with(&style.suffix), "{l:?}");
+                let breaks = ['\r', '\u{b}', '\u{c}', '\u{85}', '\u{2028}', '\u{2029}'];
+                proptest::prop_assert!(!l.contains(breaks), "{l:?}");
+                if close.is_empty() {
+                    proptest::prop_assert!(!l.ends_with('\\'), "{l:?}");
+                    continue;
+                }
+                let inner = &l[open.len()..l.len() - close.len()];
+                proptest::prop_assert!(!inner.contains(close), "{l:?}");
+                proptest::prop_assert!(!inner.contains(open), "{l:?}");
+                if close == "-->" {
+                    proptest::prop_assert!(!inner.contains("--!>"), "{l:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -18,13 +18,13 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::atom::{Atom, AtomKind, AtomTree, Boundary, ContentKind};
-use crate::chunk::{Chunk, Part, Provenance, chunk_id, provenance_tag};
+use crate::atom::{Atom, AtomKind, AtomTree, Boundary};
+use crate::chunk::{Chunk, Part, chunk_id};
 use crate::config::ChunkConfig;
 use crate::header::{self, HeaderFacts};
 use crate::ranges::RangeSizes;
 use crate::sizer::ChunkSizer;
-use crate::text::{Source, count_chars};
+use crate::text::{Source, line_ends};
 
 /// What each chunk costs the segmentation: it dominates the other terms, so the packer first
 /// keeps the number of chunks low, then picks good cut points among equally short answers.
@@ -37,8 +37,9 @@ const BALANCE_COST: f64 = 1_000.0;
 const MAX_WINDOW: usize = 2_048;
 /// Verify-and-repair rounds before the last resort (headerless, exact greedy split).
 const MAX_ROUNDS: usize = 24;
-/// Part numbers reserved in headers while packing: up to `99/99`. An atom cut into more
-/// parts gets a longer header than reserved; exact verification then repairs its chunks.
+/// Part numbers reserved in headers while packing: up to `99/99`, or wider for an atom large
+/// enough to fill more chunks (see [`widest_part`]). An atom cut into more parts than reserved
+/// gets a longer header than reserved; exact verification then repairs its chunks.
 const RESERVED_PART: usize = 99;
 
 /// Chunks `source` along `tree` under `config`. Never fails, never panics on a valid tree:
@@ -111,7 +112,7 @@ struct Packer<'s, 't> {
     source: &'s Source<'s>,
     tree: &'t AtomTree,
     config: &'t ChunkConfig,
-    sizer: &'static dyn ChunkSizer,
+    sizer: &'t dyn ChunkSizer,
     additive: bool,
     /// Room for header + body: the budget less the overlap.
     room: usize,
@@ -127,15 +128,17 @@ struct Packer<'s, 't> {
     reserved: Map<(u32, usize), usize>,
     /// [`Self::scope_floor`] per scope, filled lazily.
     floors: Map<u32, usize>,
+    /// [`Self::header_tail`] per scope, filled lazily.
+    tails: Map<u32, (String, usize)>,
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
-    ranges: RangeSizes<'s>,
+    ranges: RangeSizes<'s, 't>,
 }
 
 impl<'s, 't> Packer<'s, 't> {
     fn new(source: &'s Source<'s>, tree: &'t AtomTree, config: &'t ChunkConfig) -> Self {
-        let sizer = config.unit().sizer();
+        let sizer = config.sizer();
         let mut packer = Self {
             source,
             tree,
@@ -152,6 +155,7 @@ impl<'s, 't> Packer<'s, 't> {
             scope_index: Map::default(),
             reserved: Map::default(),
             floors: Map::default(),
+            tails: Map::default(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };
@@ -285,14 +289,24 @@ impl<'s, 't> Packer<'s, 't> {
 
     /// The header size reserved while packing a chunk that starts in `scope`: the header
     /// without context lines (they only fill the room a chunk leaves), the largest over part
-    /// numbers up to `99/99`. (A shorter part number can leave room for the signature line
-    /// that a longer one crowds out, so the widest part is not always the largest header.)
+    /// numbers `k/n` of every width up to [`widest_part`] (`9/99`, `99/99`, `9/999`, …). (A
+    /// shorter part number can leave room for the signature line, or the path, that a longer
+    /// one crowds out, so the widest part is not always the largest header.)
     fn reserved_header(&mut self, scope: u32, cap: usize) -> usize {
         if let Some(&size) = self.reserved.get(&(scope, cap)) {
             return size;
         }
-        let size = if self.innermost_labelled(scope).is_some() {
-            [(1, 1), (1, 10), (RESERVED_PART, RESERVED_PART)]
+        let size = if let Some(atom) = self.innermost_labelled(scope) {
+            let widest = widest_part(self.size(atom.range.clone()), self.room);
+            let nines = std::iter::successors(Some(9usize), |&n| {
+                (n < widest).then(|| n.saturating_mul(10).saturating_add(9))
+            });
+            let parts: Vec<(usize, usize)> = nines
+                .clone()
+                .flat_map(|n| nines.clone().take_while(move |&k| k <= n).map(move |k| (k, n)))
+                .chain([(1, 1), (1, 10)])
+                .collect();
+            parts
                 .into_iter()
                 .map(|part| self.sizer.size(&self.render_header(scope, Some(part), cap)))
                 .max()
@@ -302,6 +316,22 @@ impl<'s, 't> Packer<'s, 't> {
         };
         self.reserved.insert((scope, cap), size);
         size
+    }
+
+    /// The last line of a header in `scope` (with its newline) and its size: the header that
+    /// [`Self::reserved_header`] reserves for, whose last line all part numbers share but for
+    /// the signature line a wider one may crowd out. Empty with headers off.
+    fn header_tail(&mut self, scope: u32) -> (String, usize) {
+        if let Some(tail) = self.tails.get(&scope) {
+            return tail.clone();
+        }
+        let part = self.innermost_labelled(scope).map(|_| (1, 1));
+        let header = self.render_header(scope, part, self.full_cap);
+        let body = header.strip_suffix('\n').unwrap_or(&header);
+        let tail = header[body.rfind('\n').map_or(0, |i| i + 1)..].to_owned();
+        let size = self.sizer.size(&tail);
+        self.tails.insert(scope, (tail.clone(), size));
+        (tail, size)
     }
 
     // ---- flatten -----------------------------------------------------------------------
@@ -446,7 +476,18 @@ impl<'s, 't> Packer<'s, 't> {
         while start < range.end {
             let scope = self.scope_at(stack, start);
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
-            let end = longest_fit(text, start, range.end, room, self.sizer);
+            // A char piece fills a chunk and so starts one: under a BPE, measure it after the
+            // header's last line, whose last pre-token can take in the piece's first chars
+            // (`-->\n/`). Measured alone, such a chunk came out a token over and its repair
+            // left a one-char crumb.
+            let (tail, tail_size) = self.header_tail(scope);
+            let end = if self.additive || tail.is_empty() {
+                longest_fit(text, start, range.end, room, |r| self.ranges.size(r))
+            } else {
+                longest_fit(text, start, range.end, room, |r| {
+                    self.ranges.size_after(&tail, r).saturating_sub(tail_size)
+                })
+            };
             let size = self.size(start..end);
             let b = if first { boundary } else { Boundary::Char };
             self.pieces.push(Piece {
@@ -702,7 +743,7 @@ impl<'s, 't> Packer<'s, 't> {
         excess: usize,
     ) {
         let saved = self.room;
-        self.room = self.room.saturating_sub(excess).max(self.config.unit().max_char_size() * 2);
+        self.room = self.room.saturating_sub(excess).max(self.sizer.max_char_size() * 2);
         self.split_chars(range, boundary, stack);
         self.room = saved;
     }
@@ -719,8 +760,9 @@ impl<'s, 't> Packer<'s, 't> {
             }
             let mut start = span.range.start;
             while start < span.range.end {
-                let end =
-                    longest_fit(self.source.text(), start, span.range.end, self.room, self.sizer);
+                let end = longest_fit(self.source.text(), start, span.range.end, self.room, |r| {
+                    self.ranges.size(r)
+                });
                 let size = self.size(start..end);
                 out.push(Span {
                     pieces: span.pieces.clone(),
@@ -777,10 +819,7 @@ impl<'s, 't> Packer<'s, 't> {
         let mut labelled: Vec<&Atom> =
             self.opened.iter().copied().filter(|a| a.label.is_some()).collect();
         labelled.sort_by_key(|a| (a.range.start, std::cmp::Reverse(a.range.end)));
-        let prose = self.tree.content == ContentKind::Prose;
-        let blocks = if prose { block_starts(self.source.text()) } else { Vec::new() };
         let mut seen: HashMap<String, usize> = HashMap::new();
-        let mut chars_at = (0usize, 0usize); // (byte, chars before it)
         let mut out = Vec::with_capacity(spans.len());
         for (idx, span) in spans.into_iter().enumerate() {
             let range = span.range.clone();
@@ -802,19 +841,6 @@ impl<'s, 't> Packer<'s, 't> {
                 .map(|s| s.name.clone())
                 .collect();
             let part = self.part_record(parts[idx], scope_id, &range, &ranges, &labelled);
-            // Chunks are in order, so chars are counted once over the file.
-            if range.start >= chars_at.0 {
-                chars_at.1 += count_chars(&self.source.text().as_bytes()[chars_at.0..range.start]);
-            } else {
-                chars_at.1 = self.source.char_offset(range.start);
-            }
-            chars_at.0 = range.start;
-            let provenance = prose.then(|| {
-                let section = section_path(root, range.start);
-                let paragraph = blocks.partition_point(|&b| b <= range.start).max(1);
-                let tag = provenance_tag(path, None, paragraph, &section, chars_at.1);
-                Provenance { section, paragraph, char_offset: chars_at.1, page: None, tag }
-            });
             let mut id = chunk_id(path, body);
             let n = seen.entry(id.clone()).or_insert(0);
             *n += 1;
@@ -834,7 +860,9 @@ impl<'s, 't> Packer<'s, 't> {
                 symbols: syms,
                 scope,
                 part,
-                provenance,
+                // Provenance and classification are annotation, filled after packing from the
+                // tree's regions and locations (`chunk::locate`, the prose crate's `annotate`).
+                provenance: None,
                 classification: None,
                 header: span.header,
                 text: body.to_owned(),
@@ -878,6 +906,21 @@ impl<'s, 't> Packer<'s, 't> {
     }
 }
 
+/// The widest part number to reserve in the headers of an opened atom of `size` units, chunks
+/// having `room`: all nines, at least [`RESERVED_PART`], and at least the number of chunks the
+/// atom fills at half the room. Without it, every chunk from the hundredth part of a large atom
+/// on came out a few units over the budget, and the repair cut each into a full chunk and a
+/// crumb (a 10 MB one-line paragraph inside a section gave twice the chunks, half of them
+/// crumbs, after 24 rounds of repair).
+fn widest_part(size: usize, room: usize) -> usize {
+    let parts = (size / (room / 2).max(1)).saturating_add(1);
+    let mut widest = RESERVED_PART;
+    while widest < parts {
+        widest = widest.saturating_mul(10).saturating_add(9);
+    }
+    widest
+}
+
 /// Balance and crumb terms of one chunk's cost: squared slack, and a penalty below 5 %.
 fn fill_cost(fill: usize, room: usize) -> u64 {
     if room == 0 {
@@ -898,15 +941,13 @@ fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
     (first, end.max(first + 1))
 }
 
-/// Lines of `range` in `text`, each with its newline.
+/// Lines of `range` in `text`, each with its line break (`\n`, `\r\n` or a lone `\r`).
 pub fn line_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = range.start;
-    for (i, b) in text.as_bytes()[range.clone()].iter().enumerate() {
-        if *b == b'\n' {
-            out.push(start..range.start + i + 1);
-            start = range.start + i + 1;
-        }
+    for end in line_ends(&text.as_bytes()[range.clone()]) {
+        out.push(start..range.start + end);
+        start = range.start + end;
     }
     if start < range.end {
         out.push(start..range.end);
@@ -935,18 +976,25 @@ fn split_words(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
 }
 
 /// The end of the longest text from `start` (at most `end`) of at most `room` units, at a char
-/// boundary; at least one char.
+/// boundary; at least one char. `size` measures a range of `text`.
 ///
 /// Gallops from `room` bytes (every unit here is at least a byte... or one char) doubling the
 /// probe until it no longer fits, then bisects: the work per call is proportional to the piece
-/// it returns, not to the rest of the text.
-fn longest_fit(text: &str, start: usize, end: usize, room: usize, sizer: &dyn ChunkSizer) -> usize {
+/// it returns, not to the rest of the text. The packer measures through its prefix table, so
+/// a probe costs two short partial segments, not a run over the whole prefix.
+fn longest_fit(
+    text: &str,
+    start: usize,
+    end: usize,
+    room: usize,
+    size: impl Fn(Range<usize>) -> usize,
+) -> usize {
     use crate::atom::{ceil_char_boundary, floor_char_boundary};
     let first = start + text[start..end].chars().next().map_or(0, char::len_utf8);
     if first >= end {
         return end;
     }
-    let fits = |cut: usize| sizer.size(&text[start..cut]) <= room;
+    let fits = |cut: usize| size(start..cut) <= room;
     // Gallop: `lo` fits, `hi` does not (or is the end).
     let mut lo = first;
     let mut probe = room.max(1);
@@ -1017,41 +1065,6 @@ fn collect_symbols(root: &Atom, separator: &str) -> Vec<Symbol> {
     out
 }
 
-/// Labels of the section atoms holding byte `at`, outermost first.
-fn section_path(root: &Atom, at: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut atom = root;
-    loop {
-        if atom.kind == AtomKind::Section
-            && let Some(label) = atom.label_text()
-        {
-            out.push(label.to_owned());
-        }
-        // Children tile their parent: the one holding `at` is the last that starts at or before it.
-        let idx = atom.children.partition_point(|c| c.range.start <= at);
-        match idx.checked_sub(1).map(|i| &atom.children[i]) {
-            Some(child) if at < child.range.end => atom = child,
-            _ => return out,
-        }
-    }
-}
-
-/// Byte offsets where blank-line-separated blocks start.
-fn block_starts(text: &str) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut prev_blank = true;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let blank = line.trim().is_empty();
-        if !blank && prev_blank {
-            out.push(at);
-        }
-        prev_blank = blank;
-        at += line.len();
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1070,16 +1083,29 @@ mod tests {
         let lines: Vec<&str> =
             line_ranges(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(lines, vec!["a\n", "b\n", "\n", "c"]);
+        let text = "x\ra\rb\r\n\rc\r";
+        let lines: Vec<&str> =
+            line_ranges(text, 2..text.len()).into_iter().map(|r| &text[r]).collect();
+        assert_eq!(lines, vec!["a\r", "b\r\n", "\r", "c\r"], "lone \\r and \\r\\n end lines too");
     }
 
     #[test]
     fn longest_fit_respects_chars() {
         let text = "é☃é☃é☃";
-        let sizer = crate::sizer::Unit::Bytes.sizer();
+        let sizer = |r: Range<usize>| text[r].len();
         let end = longest_fit(text, 0, text.len(), 4, sizer);
         assert_eq!(&text[..end], "é");
         let end = longest_fit(text, 0, text.len(), 1, sizer);
         assert_eq!(&text[..end], "é", "at least one char");
+    }
+
+    #[test]
+    fn large_atoms_reserve_wide_part_numbers() {
+        assert_eq!(widest_part(0, 100), 99);
+        assert_eq!(widest_part(4_900, 100), 99);
+        assert_eq!(widest_part(5_000, 100), 999);
+        assert_eq!(widest_part(3_400_000, 2_000), 9_999);
+        assert_eq!(widest_part(usize::MAX, 1), usize::MAX, "saturates, never loops forever");
     }
 
     #[test]

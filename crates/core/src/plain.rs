@@ -20,7 +20,7 @@ pub fn blocks(text: &str, range: std::ops::Range<usize>) -> Vec<Atom> {
     let mut at = range.start;
     let mut in_blank_tail = false;
     let mut has_text = false;
-    for line in text[range.clone()].split_inclusive('\n') {
+    for line in crate::text::lines_inclusive(&text[range.clone()]) {
         let blank = line.trim().is_empty();
         if !blank && in_blank_tail {
             out.push(block(block_start, at, std::mem::take(&mut lines), out.is_empty()));

@@ -6,14 +6,27 @@
 //! segment, plus a difference of prefix sizes, plus the size of its last partial segment.
 //! One pre-tokenizer pass over the file builds the prefix table; every atom, piece and chunk
 //! is then measured without tokenizing the text again.
+//!
+//! A long line (minified code, a base64 blob, a paragraph on one line) would make the partial
+//! segments long, and the char splitter measures many prefixes of it: such lines get seams of
+//! their own every [`WORD_SEAM_STRIDE`] bytes or so, at word seams (see [`word_seam`]).
 
 use std::ops::Range;
 
 use crate::sizer::{ChunkSizer, LineSeams};
 
-pub(crate) struct RangeSizes<'a> {
+/// Lines longer than this get word seams inside them. Shorter lines (nearly every line of code
+/// and prose) keep their line-start seams only, so the prefix table of an ordinary file does
+/// not grow.
+const LONG_LINE: usize = 1024;
+/// Least distance between two word seams inside a long line: a range's partial segments then
+/// stay within about this many bytes, so measuring any range of a long line costs two short
+/// tokenizer runs and a lookup.
+const WORD_SEAM_STRIDE: usize = 64;
+
+pub(crate) struct RangeSizes<'a, 'z> {
     text: &'a str,
-    sizer: &'static dyn ChunkSizer,
+    sizer: &'z dyn ChunkSizer,
     /// Seams in ascending order: positions where the size of the text splits exactly.
     seams: Vec<usize>,
     /// `before[i]`: the size of `text[..seams[i]]`.
@@ -22,12 +35,20 @@ pub(crate) struct RangeSizes<'a> {
     ascii: bool,
 }
 
-impl<'a> RangeSizes<'a> {
+impl<'a, 'z> RangeSizes<'a, 'z> {
     /// Builds the prefix table over `line_starts` (ascending, as `Source` keeps them).
-    pub(crate) fn new(
+    pub(crate) fn new(text: &'a str, line_starts: &[usize], sizer: &'z dyn ChunkSizer) -> Self {
+        Self::with_stride(text, line_starts, sizer, LONG_LINE, WORD_SEAM_STRIDE)
+    }
+
+    /// [`Self::new`] with word seams in lines longer than `long`, `stride` bytes apart (tests
+    /// use small values to put a seam at every word seam).
+    pub(crate) fn with_stride(
         text: &'a str,
         line_starts: &[usize],
-        sizer: &'static dyn ChunkSizer,
+        sizer: &'z dyn ChunkSizer,
+        long: usize,
+        stride: usize,
     ) -> Self {
         let mut seams = Vec::new();
         let mut before = Vec::new();
@@ -35,16 +56,28 @@ impl<'a> RangeSizes<'a> {
         let kind = sizer.line_seams();
         if kind != LineSeams::None && !ascii {
             seams.reserve(line_starts.len() + 1);
-            seams.extend(
-                line_starts
-                    .iter()
-                    .copied()
-                    .filter(|&at| at < text.len() && (kind == LineSeams::Every || clean(text, at))),
-            );
-            if seams.first() != Some(&0) {
-                seams.insert(0, 0);
+            seams.push(0);
+            let line_seams = line_starts.iter().copied().filter(|&at| {
+                at > 0 && at < text.len() && (kind == LineSeams::Every || clean(text, at))
+            });
+            let mut last = 0;
+            for at in line_seams.chain(std::iter::once(text.len())) {
+                // Additive sizers split anywhere, but they measure fast too: word seams are for
+                // the pre-tokenizers' long lines.
+                if kind == LineSeams::Clean && at - last > long {
+                    let mut c = last + stride.max(1);
+                    while c < at {
+                        if word_seam(text.as_bytes(), c) {
+                            seams.push(c);
+                            c += stride.max(1);
+                        } else {
+                            c += 1;
+                        }
+                    }
+                }
+                seams.push(at);
+                last = at;
             }
-            seams.push(text.len());
             // One pass: the size of each segment between seams, summed.
             before.reserve(seams.len());
             let (mut last, mut total) = (0, 0);
@@ -120,13 +153,38 @@ impl<'a> RangeSizes<'a> {
     }
 }
 
-/// Whether the line starting at `at` (just after a newline) starts clean: neither `/` nor a run
-/// of white space that holds a line break. The OpenAI pre-tokenizers end a pre-token there
-/// whatever comes before (a pre-token holding the newline before `at` can only go on with
+/// Whether the line starting at `at` (just after a line break) starts clean: neither `/` nor a
+/// run of white space that holds a line break. The OpenAI pre-tokenizers end a pre-token there
+/// whatever comes before (a pre-token holding the line break before `at` can only go on with
 /// line breaks, or with `/` after punctuation), and the pre-tokens after it do not depend on
-/// what precedes.
+/// what precedes. Their patterns treat `\r` and `\n` alike (`[\r\n]`, `\s`), so a line that
+/// ends in a lone `\r` (classic Mac OS) ends at a seam just as one ending in `\n` does; the
+/// position between `\r` and `\n` is no line start and never starts clean.
 pub(crate) fn clean(text: &str, at: usize) -> bool {
-    at > 0 && text.as_bytes()[at - 1] == b'\n' && starts_clean(&text[at..])
+    at > 0 && matches!(text.as_bytes()[at - 1], b'\n' | b'\r') && starts_clean(&text[at..])
+}
+
+/// Whether the OpenAI pre-tokenizers always split at `at`, inside a line, whatever text comes
+/// before it (or a header ending in a newline): between an ASCII letter and an ASCII digit
+/// either way, or before a space that follows a printable ASCII char and precedes one.
+///
+/// No pre-token can hold a letter and a digit (letter runs, digit runs of up to three, and
+/// punctuation runs exclude both), and none can hold a printable char and the space after it
+/// (letter, digit and punctuation runs hold no white space; a punctuation run only goes on with
+/// line breaks and `/`). The pre-tokens from `at` on depend only on the text from `at`: the
+/// patterns look behind nothing, and a space followed by a printable char holds no line break,
+/// so a newline before it (a header's) ends its own pre-token too, as at a clean line start.
+fn word_seam(bytes: &[u8], at: usize) -> bool {
+    let (Some(&before), Some(&here)) =
+        (at.checked_sub(1).and_then(|i| bytes.get(i)), bytes.get(at))
+    else {
+        return false;
+    };
+    (before.is_ascii_alphabetic() && here.is_ascii_digit())
+        || (before.is_ascii_digit() && here.is_ascii_alphabetic())
+        || (here == b' '
+            && before.is_ascii_graphic()
+            && bytes.get(at + 1).is_some_and(u8::is_ascii_graphic))
 }
 
 fn starts_clean(rest: &str) -> bool {
@@ -155,6 +213,8 @@ mod tests {
         "def f(x):\n  \n    return x  \n\n\nclass A:\n\tpass\r\n\r\n  # comment\n",
         "Ünïcödé — 文字 🎉\n  emoji\n\u{a0}\u{2028}x\n123456789\n'''s\n\n  \n\t\n}\n//\n/*\n */\n",
         "no newline at all",
+        "a1b22c333 x, y.z;w 4d/e 'f 9 g\t5 h  i j's k'S7 l'LL8 m\u{a0}n 中1文a2 \u{300}3 é4 5é",
+        "classic\rMac  \r\rtext\r /x\r\t\ry'all\r\n\rmixed\n\rend\r",
         "\n\n\n   \n",
     ];
 
@@ -168,9 +228,12 @@ mod tests {
             Unit::Estimate,
         ] {
             let sizer = unit.sizer();
-            for text in TEXTS {
+            for (text, (long, stride)) in
+                TEXTS.iter().flat_map(|t| [(t, (LONG_LINE, WORD_SEAM_STRIDE)), (t, (0, 1))])
+            {
                 let source = Source::new("t", text);
-                let sizes = RangeSizes::new(text, source.line_starts(), sizer);
+                let sizes =
+                    RangeSizes::with_stride(text, source.line_starts(), sizer, long, stride);
                 let cuts: Vec<usize> =
                     (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
                 for (i, &a) in cuts.iter().enumerate() {
@@ -191,10 +254,29 @@ mod tests {
     }
 
     #[test]
+    fn long_lines_get_word_seams() {
+        let line = "abc1 xyz ".repeat(300);
+        let text = format!("{line}\nshort 1a\n");
+        let source = Source::new("t", &text);
+        let sizer = Unit::Tokens(Tokenizer::O200k).sizer();
+        let sizes = RangeSizes::new(&text, source.line_starts(), sizer);
+        assert!(sizes.seams.len() > line.len() / WORD_SEAM_STRIDE / 2, "{}", sizes.seams.len());
+        assert!(sizes.seams.windows(2).all(|w| w[0] < w[1]), "ascending, no repeats");
+        let inner = sizes.seams.iter().filter(|&&s| s > line.len()).count();
+        assert_eq!(inner, 2, "a short line keeps its line start only (and the end)");
+        assert_eq!(sizes.size(0..text.len()), sizer.size(&text));
+        assert_eq!(sizes.size(3..2000), sizer.size(&text[3..2000]));
+    }
+
+    #[test]
     fn clean_line_starts() {
         let text = "a\nb\n\nc\n  d\n  \ne\n/f\n";
         let clean: Vec<usize> = (0..text.len()).filter(|&i| clean(text, i)).collect();
         // `b`, `c`, `  d`, `e`; not the blank line, not `  ` before a line break, not `/f`.
         assert_eq!(clean, vec![2, 5, 7, 14]);
+        let text = "a\rb\r\rc\r\nd";
+        let starts: Vec<usize> = (0..text.len()).filter(|&i| super::clean(text, i)).collect();
+        // `b`, `c`, `d`; not the blank line, not between `\r` and `\n`.
+        assert_eq!(starts, vec![2, 5, 8]);
     }
 }

@@ -17,12 +17,21 @@ use crate::text::count_chars;
 /// counts are not (a BPE merges across the seam), but they split exactly at some line starts
 /// ([`ChunkSizer::line_seams`]), which lets the packer size any range from one pass per file and
 /// measure every finished chunk exactly.
+///
+/// A sizer of the caller's (see `ChunkConfig::from_sizer`) needs only [`ChunkSizer::size`] and
+/// [`ChunkSizer::name`]: the other methods default to the answers that are always safe (not
+/// additive, no known seams), under which the packer measures every chunk whole.
 pub trait ChunkSizer: Send + Sync {
     /// The size of `text` in this sizer's unit.
     fn size(&self, text: &str) -> usize;
 
+    /// The name of the unit in reports and configurations: `chars`, `tokens:o200k`, `hf:PATH`.
+    fn name(&self) -> String;
+
     /// Whether `size(a + b) == size(a) + size(b)` for all `a`, `b`.
-    fn is_additive(&self) -> bool;
+    fn is_additive(&self) -> bool {
+        false
+    }
 
     /// Where sizes split exactly: `size(a + b) == size(a) + size(b)` for every `b` starting
     /// at such a seam after an `a` that ends in a newline.
@@ -35,6 +44,13 @@ pub trait ChunkSizer: Send + Sync {
     fn ascii_is_bytes(&self) -> bool {
         false
     }
+
+    /// The largest size one Unicode scalar value can have. Budgets are validated against it,
+    /// so that a body can always hold a char. Four fits every byte-level tokenizer (a char is
+    /// at most four UTF-8 bytes, and none spends more than a token per byte).
+    fn max_char_size(&self) -> usize {
+        4
+    }
 }
 
 /// Which line starts split a size exactly (see [`ChunkSizer::line_seams`]).
@@ -42,8 +58,9 @@ pub trait ChunkSizer: Send + Sync {
 pub enum LineSeams {
     /// Every position does (bytes, chars).
     Every,
-    /// Clean line starts do: after a newline, where no blank line and no `/` follows. That is
-    /// where the OpenAI pre-tokenizers always split, whatever precedes.
+    /// Clean line starts do: after a line break (`\n`, `\r\n` or a lone `\r`), where no blank
+    /// line and no `/` follows. That is where the OpenAI pre-tokenizers always split, whatever
+    /// precedes.
     Clean,
     /// None is known to.
     None,
@@ -116,12 +133,7 @@ impl Unit {
     /// The largest size one Unicode scalar value can have in this unit. Budgets are validated
     /// against it, so a body can always hold at least one char.
     pub fn max_char_size(self) -> usize {
-        // A char is at most 4 UTF-8 bytes, and byte-level BPE never spends more than one token
-        // per byte.
-        match self {
-            Unit::Chars | Unit::Estimate => 1,
-            Unit::Bytes | Unit::Tokens(_) => 4,
-        }
+        self.sizer().max_char_size()
     }
 
     /// The name used in reports, e.g. `chars` or `tokens:o200k`.
@@ -149,6 +161,9 @@ impl ChunkSizer for Bytes {
     fn size(&self, text: &str) -> usize {
         text.len()
     }
+    fn name(&self) -> String {
+        Unit::Bytes.to_string()
+    }
     fn is_additive(&self) -> bool {
         true
     }
@@ -164,6 +179,12 @@ pub struct Chars;
 impl ChunkSizer for Chars {
     fn size(&self, text: &str) -> usize {
         count_chars(text.as_bytes())
+    }
+    fn name(&self) -> String {
+        Unit::Chars.to_string()
+    }
+    fn max_char_size(&self) -> usize {
+        1
     }
     fn is_additive(&self) -> bool {
         true
@@ -230,6 +251,10 @@ impl ChunkSizer for Tokens {
             total
         })
     }
+    fn name(&self) -> String {
+        Unit::Tokens(self.0).to_string()
+    }
+
     fn is_additive(&self) -> bool {
         false
     }
@@ -247,8 +272,14 @@ impl ChunkSizer for Estimate {
     fn size(&self, text: &str) -> usize {
         text.len().div_ceil(4)
     }
+    fn name(&self) -> String {
+        Unit::Estimate.to_string()
+    }
     fn is_additive(&self) -> bool {
         false
+    }
+    fn max_char_size(&self) -> usize {
+        1
     }
 }
 
@@ -298,6 +329,23 @@ mod tests {
                 assert!(unit.sizer().size(&s) <= unit.max_char_size(), "{unit} {c:?}");
             }
         }
+    }
+
+    #[test]
+    fn sizers_name_their_units() {
+        for unit in [
+            Unit::Bytes,
+            Unit::Chars,
+            Unit::Estimate,
+            Unit::Tokens(Tokenizer::O200k),
+            Unit::Tokens(Tokenizer::Cl100k),
+        ] {
+            assert_eq!(unit.sizer().name(), unit.name());
+        }
+        assert_eq!(Unit::Chars.max_char_size(), 1);
+        assert_eq!(Unit::Bytes.max_char_size(), 4);
+        assert_eq!(Unit::Estimate.max_char_size(), 1);
+        assert_eq!(Unit::Tokens(Tokenizer::O200k).max_char_size(), 4);
     }
 
     #[test]

@@ -1,4 +1,9 @@
 //! Source text with a line index: byte offsets ↔ 1-based line numbers.
+//!
+//! A line ends at `\n`, at `\r\n` (one break, not two) or at a lone `\r` (classic Mac OS
+//! files): the three conventions an editor shows as a new line. Everything in the crate that
+//! counts or splits lines goes through [`line_ends`], so line numbers, line pieces and blank-line
+//! blocks agree.
 
 /// A file's text together with the byte offset of every line start.
 #[derive(Debug, Clone)]
@@ -13,7 +18,7 @@ impl<'a> Source<'a> {
     pub fn new(path: &'a str, text: &'a str) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 32 + 1);
         line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        line_starts.extend(line_ends(text.as_bytes()));
         Self { path, text, line_starts }
     }
 
@@ -63,6 +68,26 @@ impl<'a> Source<'a> {
     }
 }
 
+/// The offset just after each line break in `bytes`: after `\n`, and after `\r` unless `\n`
+/// follows it (`\r\n` is one break). A `\r` at the very end of `bytes` counts as a break: a
+/// slice that ends between `\r` and `\n` ends its last line there either way.
+pub(crate) fn line_ends(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr2_iter(b'\n', b'\r', bytes)
+        .filter(move |&i| bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n'))
+        .map(|i| i + 1)
+}
+
+/// The lines of `text`, each with its line break (see [`line_ends`]); the last may have none.
+pub(crate) fn lines_inclusive(text: &str) -> impl Iterator<Item = &str> + '_ {
+    let mut start = 0;
+    line_ends(text.as_bytes()).chain(std::iter::once(text.len())).filter_map(move |end| {
+        // Line breaks are ASCII, so every end is a char boundary.
+        let line = text.get(start..end).filter(|l| !l.is_empty());
+        start = end;
+        line
+    })
+}
+
 /// Counts Unicode scalar values in UTF-8 bytes: every byte that is not a continuation byte.
 pub(crate) fn count_chars(bytes: &[u8]) -> usize {
     // Eight bytes at a time: a continuation byte is `0b10xx_xxxx`, high bit set and the next
@@ -93,6 +118,24 @@ mod tests {
         assert_eq!(src.line_of(9), 4, "end of text is on the last line");
         assert_eq!(src.line_range(0, 3), (1, 1));
         assert_eq!(src.line_range(0, 4), (1, 2));
+    }
+
+    /// See: issue 13, "lone-CR files (classic Mac) report line 1 for every chunk".
+    #[test]
+    fn cr_lf_and_lone_cr_each_end_one_line() {
+        let src = Source::new("a.txt", "a\rb\r\nc\nd\r\re");
+        assert_eq!(src.line_starts(), &[0, 2, 5, 7, 9, 10]);
+        assert_eq!(src.line_of(1), 1, "the \\r belongs to its line");
+        assert_eq!(src.line_of(3), 2);
+        assert_eq!(src.line_of(4), 2, "\\r\\n is one break");
+        assert_eq!(src.line_of(5), 3);
+        assert_eq!(src.line_of(9), 5, "a blank line between two lone \\r");
+        assert_eq!(src.line_of(10), 6);
+        let lines: Vec<&str> = lines_inclusive(src.text()).collect();
+        assert_eq!(lines, vec!["a\r", "b\r\n", "c\n", "d\r", "\r", "e"]);
+        assert_eq!(lines_inclusive("x\r").collect::<Vec<_>>(), vec!["x\r"]);
+        assert_eq!(lines_inclusive("").count(), 0);
+        assert_eq!(line_ends(b"a\r").collect::<Vec<_>>(), vec![2], "a slice may end in \\r");
     }
 
     #[test]

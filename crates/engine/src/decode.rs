@@ -1,17 +1,44 @@
 //! The decode stage: a file's bytes become the text view that is chunked, or a reason to skip.
 //!
 //! UTF-8 passes through untouched (a byte-order mark included), so byte ranges index the file.
-//! UTF-16 with a byte-order mark is decoded into a UTF-8 text view; records then index that
-//! view, and `cleave verify` re-derives it with the same function. Binary formats (PDF,
-//! DOCX, …) will become formats here too, each with a location map (pages, slides, sheets).
+//! UTF-16 with a byte-order mark is decoded into a UTF-8 text view. Office documents (DOCX,
+//! PPTX, XLSX) are decoded into a Markdown text view with a location map (pages, slides,
+//! sheets) by the decoder of their row in [`DOCUMENTS`]. Records then index the text view,
+//! and `cleave verify` re-derives it with the same function.
+
+mod docx;
+mod ooxml;
+mod pptx;
+mod xlsx;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+pub use cleave_core::PageLabel;
 
 use crate::outcome::Skip;
+
+/// A document decoded to Markdown, with where its pages (slides, sheets) start in it.
+pub struct Document {
+    /// The Markdown text view.
+    pub text: String,
+    /// Byte offsets in `text` where each page, slide or sheet starts, in order.
+    pub locations: Vec<(usize, PageLabel)>,
+}
+
+/// Decoders of binary document formats, by extension (sorted; a test checks it): the
+/// extension, the encoding it is recorded as, and the decoder.
+type Decoder = fn(Vec<u8>) -> Result<Document, String>;
+const DOCUMENTS: &[(&str, Encoding, Decoder)] = &[
+    ("docx", Encoding::Docx, docx::decode),
+    ("pptx", Encoding::Pptx, pptx::decode),
+    ("xlsx", Encoding::Xlsx, xlsx::decode),
+];
 
 /// How many leading bytes are searched for a NUL to call a file binary (git's rule).
 const BINARY_SNIFF: usize = 8000;
 
 /// The encoding a text view was decoded from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Encoding {
     /// UTF-8: the text view is the file.
     #[serde(rename = "utf-8")]
@@ -22,6 +49,27 @@ pub enum Encoding {
     /// UTF-16, big-endian, with a byte-order mark (dropped from the view).
     #[serde(rename = "utf-16be")]
     Utf16Be,
+    /// A Word document, read as Markdown.
+    #[serde(rename = "docx")]
+    Docx,
+    /// A PowerPoint deck, read as Markdown, a section per slide.
+    #[serde(rename = "pptx")]
+    Pptx,
+    /// An Excel workbook, read as Markdown, a table per sheet.
+    #[serde(rename = "xlsx")]
+    Xlsx,
+}
+
+impl Encoding {
+    /// Whether the text view is Markdown made from a document, not the file's own text.
+    pub fn is_document(self) -> bool {
+        matches!(self, Encoding::Docx | Encoding::Pptx | Encoding::Xlsx)
+    }
+
+    /// The document format's name, for records (`docx`, …).
+    pub fn document_name(self) -> Option<&'static str> {
+        DOCUMENTS.iter().find(|(_, e, _)| *e == self).map(|(ext, _, _)| *ext)
+    }
 }
 
 /// A file's text view.
@@ -31,6 +79,8 @@ pub struct Decoded {
     pub text: String,
     /// What it was decoded from.
     pub encoding: Encoding,
+    /// For a document: where its pages, slides or sheets start in `text`.
+    pub pages: Vec<(usize, PageLabel)>,
 }
 
 impl Decoded {
@@ -40,10 +90,22 @@ impl Decoded {
     }
 }
 
-/// Decodes a file's bytes into its text view, or says why it is not text.
-pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Skip> {
+/// Decodes the bytes of the file `rel` into its text view, or says why it has none.
+pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
     if bytes.is_empty() {
         return Err(Skip::Empty);
+    }
+    let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    if let Some((name, encoding, decoder)) = DOCUMENTS.iter().find(|(e, _, _)| *e == ext) {
+        // A decoder is code reading untrusted archives: a panic in it is a skip, not a crash.
+        return match catch_unwind(AssertUnwindSafe(|| decoder(bytes))) {
+            Ok(Ok(doc)) if doc.text.trim().is_empty() => Err(Skip::NoText(name)),
+            Ok(Ok(doc)) => {
+                Ok(Decoded { text: doc.text, encoding: *encoding, pages: doc.locations })
+            }
+            Ok(Err(reason)) => Err(Skip::BadDocument(name, reason)),
+            Err(_) => Err(Skip::BadDocument(name, "its decoder failed".to_owned())),
+        };
     }
     if let Some(decoded) = utf16_with_bom(&bytes) {
         return decoded;
@@ -53,7 +115,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Decoded, Skip> {
         return Err(if looks_like_utf16(sniff) { Skip::Utf16NoBom } else { Skip::Binary });
     }
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Decoded { text, encoding: Encoding::Utf8 }),
+        Ok(text) => Ok(Decoded { text, encoding: Encoding::Utf8, pages: Vec::new() }),
         Err(err) => Err(Skip::NotUtf8 { offset: err.utf8_error().valid_up_to() }),
     }
 }
@@ -82,7 +144,7 @@ fn utf16_with_bom(bytes: &[u8]) -> Option<Result<Decoded, Skip>> {
     if text.is_empty() {
         return Some(Err(Skip::Empty));
     }
-    Some(Ok(Decoded { text, encoding }))
+    Some(Ok(Decoded { text, encoding, pages: Vec::new() }))
 }
 
 /// Text in UTF-16 without a byte-order mark: most of the even or the odd bytes are NUL and
@@ -117,8 +179,13 @@ mod tests {
     }
 
     #[test]
+    fn documents_are_sorted_by_extension() {
+        assert!(DOCUMENTS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
     fn utf8_passes_through_with_its_bom() {
-        let d = decode(b"\xEF\xBB\xBFhello\n".to_vec()).expect("text");
+        let d = decode("a.txt", b"\xEF\xBB\xBFhello\n".to_vec()).expect("text");
         assert_eq!(d.text, "\u{feff}hello\n");
         assert!(d.is_verbatim());
     }
@@ -126,7 +193,7 @@ mod tests {
     #[test]
     fn utf16_with_a_bom_is_decoded() {
         for le in [true, false] {
-            let d = decode(utf16("fn main() {}\n// é 𝄞\n", le)).expect("decoded");
+            let d = decode("a.txt", utf16("fn main() {}\n// é 𝄞\n", le)).expect("decoded");
             assert_eq!(d.text, "fn main() {}\n// é 𝄞\n");
             assert!(!d.is_verbatim());
         }
@@ -136,13 +203,13 @@ mod tests {
     fn broken_utf16_and_utf16_without_bom_say_so() {
         let mut odd = utf16("abc", true);
         odd.push(b'x');
-        assert!(matches!(decode(odd), Err(Skip::BadUtf16 { .. })));
+        assert!(matches!(decode("a.txt", odd), Err(Skip::BadUtf16 { .. })));
         let lone = vec![0xFF, 0xFE, 0x00, 0xD8, b'a', 0];
-        assert!(matches!(decode(lone), Err(Skip::BadUtf16 { offset: 2 })));
+        assert!(matches!(decode("a.txt", lone), Err(Skip::BadUtf16 { offset: 2 })));
         let no_bom: Vec<u8> = "hello world\n".bytes().flat_map(|b| [b, 0]).collect();
-        assert_eq!(decode(no_bom), Err(Skip::Utf16NoBom));
-        assert_eq!(decode(b"GIF89a\0\0\x01".to_vec()), Err(Skip::Binary));
-        assert_eq!(decode(vec![b'a', 0xC3]), Err(Skip::NotUtf8 { offset: 1 }));
-        assert_eq!(decode(Vec::new()), Err(Skip::Empty));
+        assert_eq!(decode("a.txt", no_bom), Err(Skip::Utf16NoBom));
+        assert_eq!(decode("a.txt", b"GIF89a\0\0\x01".to_vec()), Err(Skip::Binary));
+        assert_eq!(decode("a.txt", vec![b'a', 0xC3]), Err(Skip::NotUtf8 { offset: 1 }));
+        assert_eq!(decode("a.txt", Vec::new()), Err(Skip::Empty));
     }
 }

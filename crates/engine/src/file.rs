@@ -10,9 +10,10 @@ use cleave_core::{
 use crate::decode::{Decoded, Encoding, decode};
 use crate::detect::{Kind, detect};
 use crate::outcome::{Outcome, Skip};
+use crate::outline::{OutlineEntry, outline};
 
 /// Everything known about one file after processing.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct FileResult {
     /// Relative path.
     pub rel: String,
@@ -30,6 +31,8 @@ pub struct FileResult {
     pub diagnostics: Vec<String>,
     /// Document type for prose, with confidence.
     pub doc_class: Option<(String, f32)>,
+    /// The file's symbols or sections, when the settings ask for them.
+    pub outline: Option<Vec<OutlineEntry>>,
 }
 
 impl FileResult {
@@ -44,6 +47,7 @@ impl FileResult {
             chunks: Vec::new(),
             diagnostics: Vec::new(),
             doc_class: None,
+            outline: None,
         }
     }
 
@@ -60,12 +64,26 @@ pub struct Settings {
     pub config: ChunkConfig,
     /// Files above this size are skipped without being read.
     pub max_file_size: u64,
+    /// Whether each result carries its file's outline.
+    pub outline: bool,
 }
 
 impl Settings {
-    /// Settings with `config` and the default size limit (16 MiB).
+    /// Settings with `config`, the default size limit (16 MiB), no outlines.
     pub fn new(config: ChunkConfig) -> Self {
-        Self { config, max_file_size: DEFAULT_MAX_FILE_SIZE }
+        Self { config, max_file_size: DEFAULT_MAX_FILE_SIZE, outline: false }
+    }
+
+    /// Sets the size limit.
+    pub fn with_max_file_size(mut self, max_file_size: u64) -> Self {
+        self.max_file_size = max_file_size;
+        self
+    }
+
+    /// Asks for each file's outline.
+    pub fn with_outline(mut self, outline: bool) -> Self {
+        self.outline = outline;
+        self
     }
 }
 
@@ -93,32 +111,52 @@ pub fn chunk_file(rel: &str, bytes: Vec<u8>, settings: &Settings, ctx: &mut Cont
         let reason = Skip::TooLarge { size: len, limit: settings.max_file_size };
         return FileResult::skipped(rel, len, reason);
     }
-    match decode(bytes) {
+    match decode(rel, bytes) {
         Ok(decoded) => chunk_decoded(rel, &decoded, settings, ctx),
         Err(reason) => FileResult::skipped(rel, len, reason),
     }
 }
 
-/// Chunks a decoded text view.
+/// Chunks a decoded text view: a document's Markdown view is atomized as Markdown, its pages
+/// go into the tree's locations (so provenance names them), and its records carry the
+/// document's format as their language.
 pub fn chunk_decoded(
     rel: &str,
     decoded: &Decoded,
     settings: &Settings,
     ctx: &mut Context,
 ) -> FileResult {
-    let mut result = chunk_text(rel, &decoded.text, settings, ctx);
+    let document = decoded.encoding.document_name();
+    let mut result =
+        chunk_view(rel, &decoded.text, kind_of(rel, decoded), &decoded.pages, settings, ctx);
     if !decoded.is_verbatim() {
         result.encoding = Some(decoded.encoding);
+    }
+    if let Some(name) = document {
+        result.language = Some(name.to_owned());
+        for chunk in &mut result.chunks {
+            chunk.language = name.to_owned();
+        }
     }
     result
 }
 
 /// Chunks text that is already in memory, as the file `rel`.
 pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context) -> FileResult {
+    chunk_view(rel, text, detect(rel, text), &[], settings, ctx)
+}
+
+fn chunk_view(
+    rel: &str,
+    text: &str,
+    kind: Kind,
+    pages: &[(usize, cleave_core::PageLabel)],
+    settings: &Settings,
+    ctx: &mut Context,
+) -> FileResult {
     if text.is_empty() {
         return FileResult::skipped(rel, 0, Skip::Empty);
     }
-    let kind = detect(rel, text);
     let (name, content) = (kind.name(), kind.content());
     let atomized = catch_unwind(AssertUnwindSafe(|| atomize(kind, text, &mut ctx.parse)));
     let mut fallback = None;
@@ -141,6 +179,8 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
             atomize_blocks(text, name, content)
         }
     };
+    let mut tree = tree;
+    tree.locations.pages = pages.to_vec();
     let diagnostics: Vec<String> = tree.diagnostics.iter().map(|d| d.message.clone()).collect();
     if fallback.is_none()
         && let Some(d) = tree.diagnostics.iter().find(|d| d.severity == Severity::Fallback)
@@ -149,12 +189,9 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
     }
     let source = Source::new(rel, text);
     let mut chunks = pack(&source, &tree, &settings.config);
-    let doc_class = match kind {
-        Kind::Prose(format) => cleave_prose::classify(format, &mut chunks),
-        Kind::Text => cleave_prose::classify(cleave_prose::Format::Text, &mut chunks),
-        Kind::Code(_) => None,
-    }
-    .map(|c| (c.doc_type, c.confidence));
+    let doc_class =
+        cleave_prose::annotate(&tree, &source, &mut chunks).map(|c| (c.doc_type, c.confidence));
+    let outline = settings.outline.then(|| outline(&tree, &source, &chunks));
     FileResult {
         rel: rel.to_owned(),
         outcome: match fallback {
@@ -167,6 +204,7 @@ pub fn chunk_text(rel: &str, text: &str, settings: &Settings, ctx: &mut Context)
         chunks,
         diagnostics,
         doc_class,
+        outline,
     }
 }
 
@@ -188,10 +226,19 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
+/// The kind a decoded text view is atomized as: Markdown for a document's view, else by name.
+fn kind_of(rel: &str, decoded: &Decoded) -> Kind {
+    match decoded.encoding.document_name() {
+        Some(_) => Kind::Prose(cleave_prose::Format::Markdown),
+        None => detect(rel, &decoded.text),
+    }
+}
+
 /// The atom tree of one file as the chunker sees it, as text: what `cleave dump-atoms` prints.
-pub fn dump_atoms(rel: &str, text: &str) -> String {
+pub fn dump_atoms(rel: &str, decoded: &Decoded) -> String {
     use std::fmt::Write as _;
-    let tree = atomize(detect(rel, text), text, &mut ParseContext::new());
+    let text = decoded.text.as_str();
+    let tree = atomize(kind_of(rel, decoded), text, &mut ParseContext::new());
     let mut out = format!("# {rel}: {} ({:?})\n", tree.language, tree.content);
     for ctx_line in &tree.context {
         let _ = writeln!(out, "# context: {ctx_line}");

@@ -24,18 +24,24 @@
 
 #![deny(missing_docs)]
 
+mod cache;
 mod decode;
 mod detect;
 mod file;
 mod outcome;
+mod outline;
 mod pipeline;
 mod read;
 mod record;
 mod report;
+mod select;
 mod tree;
 mod walk;
 
 // The chunking vocabulary a face needs, so that a face depends on the engine alone.
+pub use cache::{Cache, CachedFile, SOURCE_ID};
+#[cfg(feature = "hf-tokenizers")]
+pub use cleave_core::HfTokenizer;
 pub use cleave_core::{
     Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Part, Provenance,
     Source, Tokenizer, Unit, check_chunks, check_invariants,
@@ -47,9 +53,17 @@ pub use file::{
     dump_atoms,
 };
 pub use outcome::{Outcome, Skip};
+pub use outline::{OutlineEntry, outline};
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
 pub use report::{FileEntry, Summary};
-pub use tree::{chunk_bytes, chunk_entries, chunk_input, chunk_tree};
+pub use select::{
+    Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select,
+    tag, terms,
+};
+pub use tree::{
+    Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
+    chunk_path, chunk_tree,
+};
 pub use walk::{Input, WalkOptions, Walked, is_cleave_temp, relative, walk};

@@ -55,6 +55,10 @@ pub enum Skip {
     Output,
     /// A name that is not valid UTF-8: records could not name it losslessly.
     NonUtf8Name,
+    /// A document (DOCX, …) that could not be decoded: corrupt, truncated, encrypted.
+    BadDocument(&'static str, String),
+    /// A document with no text to chunk (images only, an empty deck).
+    NoText(&'static str),
 }
 
 impl Skip {
@@ -74,6 +78,8 @@ impl Skip {
             Skip::VersionControl => "vcs",
             Skip::Output => "output",
             Skip::NonUtf8Name => "bad-name",
+            Skip::BadDocument(..) => "bad-document",
+            Skip::NoText(_) => "no-text",
         }
     }
 
@@ -111,6 +117,10 @@ impl fmt::Display for Skip {
             Skip::VersionControl => f.write_str("version-control folder"),
             Skip::Output => f.write_str("output of cleave"),
             Skip::NonUtf8Name => f.write_str("file name is not UTF-8"),
+            Skip::BadDocument(format, reason) => {
+                write!(f, "{format} that cannot be read: {reason}")
+            }
+            Skip::NoText(format) => write!(f, "{format} without text (images only, or empty)"),
         }
     }
 }

@@ -210,7 +210,7 @@ mod tests {
             section: vec!["Guide".into()],
             paragraph: 3,
             char_offset: 120,
-            page: Some(2),
+            page: Some(cleave_core::PageLabel::Page(2)),
             tag: "[source:a.pdf | p.2 | ¶3 | @120]".into(),
         });
         c.classification = Some(Classification {

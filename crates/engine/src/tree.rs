@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
+use crate::cache::{Cache, CachedFile};
 use crate::file::{Context, FileResult, Settings, chunk_file};
+use crate::outcome::{Outcome, Skip};
 use crate::pipeline::{Plan, run_ordered};
 use crate::read::read_input;
 use crate::walk::{Input, WalkOptions, walk};
@@ -27,6 +29,79 @@ pub fn chunk_input(input: &Input, settings: &Settings, ctx: &mut Context) -> Fil
     }
 }
 
+/// A file's result: chunked now, or found in the cache with its records already rendered.
+#[derive(Debug)]
+pub enum Produced {
+    /// Chunked (or skipped) in this run.
+    Fresh(FileResult),
+    /// Found in the cache.
+    Cached(CachedFile),
+}
+
+/// [`chunk_input`] through a cache: an unchanged file (same size, modified time and inode as
+/// the last run remembers) is not read; a file whose bytes hash to a stored entry is not
+/// chunked; anything else is chunked and stored. A failed store only costs the next run time.
+pub fn chunk_input_cached(
+    input: &Input,
+    settings: &Settings,
+    ctx: &mut Context,
+    cache: &Cache,
+) -> Produced {
+    if input.skip.is_some() {
+        return Produced::Fresh(chunk_input(input, settings, ctx));
+    }
+    if let Some(key) = cache.key_by_stat(input)
+        && let Some(cached) = cache.load(&key)
+    {
+        cache.remember(input, &key);
+        return Produced::Cached(cached);
+    }
+    let bytes = match read_input(input, settings.max_file_size) {
+        Ok(bytes) => bytes,
+        Err(reason) => return Produced::Fresh(FileResult::skipped(&input.rel, input.size, reason)),
+    };
+    let key = cache.key(&input.rel, &bytes);
+    if let Some(cached) = cache.load(&key) {
+        cache.remember(input, &key);
+        return Produced::Cached(cached);
+    }
+    let result = chunk_file(&input.rel, bytes, settings, ctx);
+    if !matches!(result.outcome, Outcome::Skipped { .. }) && cache.store(&key, &result).is_ok() {
+        cache.remember(input, &key);
+    }
+    Produced::Fresh(result)
+}
+
+/// [`chunk_entries`] through a cache (see [`chunk_input_cached`]).
+pub fn chunk_entries_cached<R: Send, E: Send>(
+    pool: &rayon::ThreadPool,
+    entries: &[Input],
+    settings: &Settings,
+    cache: &Cache,
+    map: impl Fn(Produced) -> R + Sync,
+    receive: impl FnMut(R) -> Result<(), E> + Send,
+) -> Result<(), E> {
+    run_ordered(
+        pool,
+        entries,
+        plan(pool, entries),
+        Context::new,
+        |ctx, input| map(chunk_input_cached(input, settings, ctx, cache)),
+        receive,
+    )
+}
+
+fn plan(pool: &rayon::ThreadPool, entries: &[Input]) -> Plan {
+    let threads = pool.current_num_threads().max(1) as u64;
+    Plan::new(
+        WINDOW_PER_THREAD * threads,
+        entries.iter().map(|f| {
+            let size = if f.skip.is_some() { 0 } else { f.size };
+            (size + 4096, size > LARGE_FILE)
+        }),
+    )
+}
+
 /// Chunks `entries` on `pool`'s threads. `map` runs on the worker that chunked a file (render
 /// records there: serialising is not free), and `receive` gets the results in path order, each
 /// as soon as the ones before it are in. Stops at the first error of `receive`. The calling
@@ -38,18 +113,10 @@ pub fn chunk_entries<R: Send, E: Send>(
     map: impl Fn(FileResult) -> R + Sync,
     receive: impl FnMut(R) -> Result<(), E> + Send,
 ) -> Result<(), E> {
-    let threads = pool.current_num_threads().max(1) as u64;
-    let plan = Plan::new(
-        WINDOW_PER_THREAD * threads,
-        entries.iter().map(|f| {
-            let size = if f.skip.is_some() { 0 } else { f.size };
-            (size + 4096, size > LARGE_FILE)
-        }),
-    );
     run_ordered(
         pool,
         entries,
-        plan,
+        plan(pool, entries),
         Context::new,
         |ctx, input| map(chunk_input(input, settings, ctx)),
         receive,
@@ -86,4 +153,48 @@ pub fn chunk_tree(
 /// Decodes and chunks bytes the caller already holds, as if they were the file `rel`.
 pub fn chunk_bytes(rel: &str, bytes: Vec<u8>, settings: &Settings) -> FileResult {
     chunk_file(rel, bytes, settings, &mut Context::new())
+}
+
+/// Chunks every file under `path` into memory, for faces that answer questions about a whole
+/// tree (outline, select, read): the results in path order, leaving out the entries the walk
+/// passed over on purpose (hidden, ignored, version control, cleave's outputs), and how many
+/// entries could not be read.
+pub fn chunk_path(
+    path: &Path,
+    options: &WalkOptions,
+    settings: &Settings,
+    threads: usize,
+) -> std::io::Result<(Vec<FileResult>, usize)> {
+    let walked = walk(path, options)?;
+    let entries: Vec<Input> = walked
+        .entries
+        .into_iter()
+        .filter(|e| {
+            !matches!(
+                &e.skip,
+                Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
+            )
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let mut files = Vec::with_capacity(entries.len());
+    let mut errors = 0;
+    let res: Result<(), std::convert::Infallible> = chunk_entries(
+        &pool,
+        &entries,
+        settings,
+        |r| r,
+        |r| {
+            errors += usize::from(r.is_error());
+            files.push(r);
+            Ok(())
+        },
+    );
+    match res {
+        Ok(()) => Ok((files, errors)),
+        Err(never) => match never {},
+    }
 }

@@ -1,11 +1,17 @@
 //! Chunk and document classification: heuristic, fast and explainable.
 //!
 //! Each chunk is measured once: the share of its bytes in math, code and tables, in
-//! theorem-like statements, definitions, proofs and algorithms (LaTeX environments, or
-//! paragraphs that open with `Theorem`, `Proof.` … in other formats), plus counts of marker
-//! words. Its content type is the share that best clears its threshold; with none, two large
-//! shares of math, code and tables make it `mixed`, else it is `preamble`, `references`,
-//! `theory` (prose with some math) or `narrative`.
+//! theorem-like statements, definitions, proofs and algorithms, plus counts of marker words.
+//! The shares come from the atom tree, not from scanning the chunk again: the atomizers mark
+//! what they found with a [`Region`] (on the atom, or with its exact extent in the tree's
+//! location map), and a chunk counts the non-blank bytes it shares with each; a chunk that
+//! starts inside a region is a part of it and counts whole, with or without a header that
+//! says so. What no atomizer marks is read from the chunk's text: paragraphs that open with
+//! `Theorem`, `Proof.` … outside LaTeX, inline literals and roles in reStructuredText,
+//! code-like lines and tables in plain text (whose atomizer knows only paragraphs), and the
+//! vocabulary. The content type is the share that best clears its threshold; with none, two
+//! large shares of math, code and tables make it `mixed`, else it is `preamble`,
+//! `references`, `theory` (prose with some math) or `narrative`.
 //!
 //! The document's type is scored from the sums over its chunks: a research paper has
 //! statements and proofs, math, an abstract, citations and paper headings; an
@@ -15,10 +21,11 @@
 //! squared scores, capped at 0.6 when nothing stood out.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
-use cleave_core::{Chunk, Classification};
+use cleave_core::{Atom, AtomKind, AtomTree, Chunk, Classification, Region};
 
-use crate::latex::{self, EnvClass};
+use crate::words::{self, contains};
 use crate::{DocumentClass, Format};
 
 /// Keywords reported per chunk.
@@ -55,6 +62,17 @@ struct Signals {
 }
 
 impl Signals {
+    /// Sets the region shares from a chunk's bytes per region class.
+    fn add_regions(&mut self, bytes: &[usize; REGIONS]) {
+        self.math += bytes[region_index(Region::Math)];
+        self.code += bytes[region_index(Region::Code)];
+        self.table += bytes[region_index(Region::Table)];
+        self.theorem += bytes[region_index(Region::Theorem)];
+        self.definition += bytes[region_index(Region::Definition)];
+        self.proof += bytes[region_index(Region::Proof)];
+        self.algorithm += bytes[region_index(Region::Algorithm)];
+    }
+
     fn add(&mut self, o: &Signals) {
         self.bytes += o.bytes;
         self.math += o.math;
@@ -88,16 +106,29 @@ impl Signals {
     }
 }
 
-/// Classifies chunks and the document.
-pub(crate) fn classify(format: Format, chunks: &mut [Chunk]) -> Option<DocumentClass> {
+/// Classifies the chunks of one document, cut from `tree`, and the document.
+pub(crate) fn classify(
+    format: Format,
+    tree: &AtomTree,
+    text: &str,
+    chunks: &mut [Chunk],
+) -> Option<DocumentClass> {
     if chunks.is_empty() {
         return None;
     }
     let data = matches!(format, Format::Json | Format::Yaml | Format::Toml);
+    let regions = if data { Vec::new() } else { region_bytes(tree, text, chunks) };
+    let abstracts = if data { Vec::new() } else { abstract_starts(&tree.root) };
     let mut doc = Signals::default();
     let mut headings: Vec<String> = Vec::new();
-    for chunk in chunks.iter_mut() {
-        let (signals, keywords) = measure(format, &chunk.text, &chunk.header);
+    for (idx, chunk) in chunks.iter_mut().enumerate() {
+        let mut signals = Signals { bytes: nonblank(&chunk.text), ..Signals::default() };
+        if let Some(bytes) = regions.get(idx) {
+            signals.add_regions(bytes);
+        }
+        let range = chunk.byte_start..chunk.byte_end;
+        signals.has_abstract = abstracts.iter().any(|at| range.contains(at));
+        let keywords = measure(format, &chunk.text, &mut signals);
         let content_type = if data { "data" } else { content_type(&signals) };
         chunk.classification = Some(Classification {
             content_type: content_type.to_owned(),
@@ -120,6 +151,105 @@ pub(crate) fn classify(format: Format, chunks: &mut [Chunk]) -> Option<DocumentC
         return Some(DocumentClass { doc_type: "technical doc".to_owned(), confidence: 0.5 });
     }
     Some(document_class(&doc, &headings))
+}
+
+// ---- regions -----------------------------------------------------------------------------
+
+/// How many region classes a chunk counts: the index of each is [`region_index`].
+const REGIONS: usize = 9;
+
+fn region_index(region: Region) -> usize {
+    match region {
+        Region::Math => 0,
+        Region::Code => 1,
+        Region::Table => 2,
+        Region::Theorem => 3,
+        Region::Definition => 4,
+        Region::Proof => 5,
+        Region::Algorithm => 6,
+        Region::Figure => 7,
+        Region::Abstract => 8,
+    }
+}
+
+/// Per chunk, the non-blank bytes of each region class: the exact extents in the tree's
+/// location map when the atomizer recorded them, else the region atoms.
+///
+/// A chunk counts the bytes it shares with each region, except that a chunk which starts
+/// inside a region (a later part of a split proof, fence or formula) counts as that region
+/// whole: it is a part of it, as its header says when it has room for one. Math and code atoms
+/// are not looked into, so a formula's `\text{…}` is not prose; other regions are, so math
+/// inside a proof counts as both. Each region adds to the chunks it overlaps, found by binary
+/// search (starts and ends of chunks both grow, overlap or not).
+fn region_bytes(tree: &AtomTree, text: &str, chunks: &[Chunk]) -> Vec<[usize; REGIONS]> {
+    struct Tally<'a> {
+        text: &'a [u8],
+        ranges: Vec<Range<usize>>,
+        /// Non-blank bytes of each chunk.
+        whole: Vec<usize>,
+        out: Vec<[usize; REGIONS]>,
+    }
+    impl Tally<'_> {
+        fn add(&mut self, r: &Range<usize>, region: Region) {
+            let first = self.ranges.partition_point(|c| c.end <= r.start);
+            for idx in first..self.ranges.len() {
+                let c = &self.ranges[idx];
+                if c.start >= r.end {
+                    break;
+                }
+                let bytes = if r.start < c.start {
+                    self.whole[idx]
+                } else {
+                    self.text.get(r.start..c.end.min(r.end)).map_or(0, nonblank_bytes)
+                };
+                self.out[idx][region_index(region)] += bytes;
+            }
+        }
+
+        fn walk(&mut self, atom: &Atom) {
+            if let Some(region) = atom.region {
+                self.add(&atom.range, region);
+                if matches!(region, Region::Math | Region::Code) {
+                    return;
+                }
+            }
+            for child in &atom.children {
+                self.walk(child);
+            }
+        }
+    }
+    let mut tally = Tally {
+        text: text.as_bytes(),
+        ranges: chunks.iter().map(|c| c.byte_start..c.byte_end).collect(),
+        whole: chunks.iter().map(|c| nonblank(&c.text)).collect(),
+        out: vec![[0; REGIONS]; chunks.len()],
+    };
+    if tree.locations.regions.is_empty() {
+        tally.walk(&tree.root);
+    } else {
+        for (r, region) in &tree.locations.regions {
+            tally.add(r, *region);
+        }
+    }
+    tally.out
+}
+
+/// Where abstracts start: `abstract` environments and sections titled "Abstract". A chunk
+/// that holds one of these offsets holds the start of the abstract.
+fn abstract_starts(root: &Atom) -> Vec<usize> {
+    fn walk(atom: &Atom, out: &mut Vec<usize>) {
+        let titled = atom.kind == AtomKind::Section
+            && atom.label_text().is_some_and(|l| l.trim().eq_ignore_ascii_case("abstract"));
+        if atom.region == Some(Region::Abstract) || titled {
+            out.push(atom.range.start);
+        }
+        for child in &atom.children {
+            walk(child, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, &mut out);
+    out
 }
 
 /// The content type of one chunk.
@@ -162,29 +292,9 @@ fn document_class(s: &Signals, headings: &[String]) -> DocumentClass {
     let named = |words: &[&str]| {
         headings.iter().filter(|h| words.iter().any(|w| h.contains(w))).count().min(4) as f32
     };
-    let paper_headings = named(&[
-        "introduction",
-        "related work",
-        "conclusion",
-        "experiment",
-        "evaluation",
-        "results",
-        "abstract",
-        "references",
-        "methodology",
-        "discussion",
-    ]);
-    let guide_headings = named(&[
-        "install",
-        "getting started",
-        "quick start",
-        "quickstart",
-        "tutorial",
-        "usage",
-        "setup",
-    ]);
-    let tech_headings =
-        named(&["api", "reference", "options", "parameters", "configuration", "architecture"]);
+    let paper_headings = named(words::PAPER_HEADINGS);
+    let guide_headings = named(words::GUIDE_HEADINGS);
+    let tech_headings = named(words::TECH_HEADINGS);
     let statements = s.share(s.theorem + s.definition + s.proof);
     let cited = s.bib > 0 || s.citations >= 3;
     let paper = 3.0 * statements
@@ -224,138 +334,24 @@ fn document_class(s: &Signals, headings: &[String]) -> DocumentClass {
 
 // ---- measuring ---------------------------------------------------------------------------
 
-/// Measures one chunk: its signals and its keywords.
-fn measure(format: Format, text: &str, header: &str) -> (Signals, Vec<String>) {
-    let mut s = Signals {
-        bytes: text.bytes().filter(|b| !b.is_ascii_whitespace()).count(),
-        ..Signals::default()
-    };
+/// Measures what the tree does not say about one chunk into `s`, and returns its keywords.
+fn measure(format: Format, text: &str, s: &mut Signals) -> Vec<String> {
     match format {
-        Format::Latex => latex_spans(text, header, &mut s),
-        Format::Markdown => markdown_spans(text, &mut s),
-        Format::Rst => rst_spans(text, &mut s),
-        Format::Text => text_spans(text, &mut s),
-        Format::Json | Format::Yaml | Format::Toml => {}
+        Format::Rst => rst_inline(text, s),
+        Format::Text => text_spans(text, s),
+        Format::Markdown | Format::Latex | Format::Json | Format::Yaml | Format::Toml => {}
     }
     if format != Format::Latex {
-        statement_paragraphs(text, &mut s);
+        statement_paragraphs(text, s);
     }
-    lines(text, &mut s);
-    let keywords = words(text, format == Format::Latex, &mut s);
-    (s, keywords)
+    lines(text, s);
+    words(text, format == Format::Latex, s)
 }
 
-fn add_class(s: &mut Signals, class: EnvClass, len: usize) {
-    match class {
-        EnvClass::Math => s.math += len,
-        EnvClass::Code => s.code += len,
-        EnvClass::Table => s.table += len,
-        EnvClass::Theorem => s.theorem += len,
-        EnvClass::Definition => s.definition += len,
-        EnvClass::Proof => s.proof += len,
-        EnvClass::Algorithm => s.algorithm += len,
-        EnvClass::Figure | EnvClass::List | EnvClass::Container | EnvClass::Other => {}
-    }
-}
-
-/// LaTeX: the scanner's spans, and the environment the chunk is a part of (its header repeats
-/// `\begin{name}`).
-fn latex_spans(text: &str, header: &str, s: &mut Signals) {
-    for (class, range) in latex::spans(text) {
-        add_class(s, class, nonblank(&text[range]));
-    }
-    for line in header.lines() {
-        if let Some(at) = line.find("\\begin{") {
-            let rest = &line[at + 7..];
-            if let Some(end) = rest.find('}') {
-                add_class(s, latex::env_class(&rest[..end], &[]), s.bytes);
-            }
-        }
-    }
-    s.has_abstract |= text.contains("\\begin{abstract}");
-}
-
-/// Markdown: fences, `$$` blocks, inline `$…$`, pipe tables.
-fn markdown_spans(text: &str, s: &mut Signals) {
-    let mut fence: Option<&str> = None;
-    let mut math_block = false;
+/// reStructuredText: inline math roles and inline literals, which its atomizer leaves inside
+/// paragraphs (directives, literal blocks and tables are regions of the tree).
+fn rst_inline(text: &str, s: &mut Signals) {
     for line in text.lines() {
-        let t = line.trim_start();
-        let len = nonblank(line);
-        if let Some(open) = fence {
-            s.code += len;
-            if t.starts_with(open) {
-                fence = None;
-            }
-            continue;
-        }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = Some(&t[..3]);
-            s.code += len;
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("$$") {
-            s.math += len;
-            math_block = !(math_block || rest.trim_end().ends_with("$$"));
-            continue;
-        }
-        if math_block {
-            s.math += len;
-            continue;
-        }
-        if t.starts_with('|') && t.matches('|').count() >= 2 {
-            s.table += len;
-            continue;
-        }
-        if line.starts_with("    ") || line.starts_with('\t') {
-            s.code += len;
-            continue;
-        }
-        s.math += inline_dollar_math(line);
-        s.code += inline_backticks(line);
-        let lower = t.to_ascii_lowercase();
-        s.has_abstract |=
-            lower.starts_with('#') && lower.trim_start_matches('#').trim() == "abstract";
-    }
-}
-
-/// reStructuredText: math and code directives, `::` literal blocks, grid and list tables.
-fn rst_spans(text: &str, s: &mut Signals) {
-    #[derive(PartialEq)]
-    enum Block {
-        None,
-        Math,
-        Code,
-        Table,
-    }
-    let mut block = Block::None;
-    for line in text.lines() {
-        let t = line.trim_start();
-        let len = nonblank(line);
-        let indented = line.starts_with(' ') || line.starts_with('\t');
-        if block != Block::None && (indented || t.is_empty()) {
-            match block {
-                Block::Math => s.math += len,
-                Block::Code => s.code += len,
-                Block::Table => s.table += len,
-                Block::None => {}
-            }
-            continue;
-        }
-        block = Block::None;
-        if t.starts_with(".. math::") {
-            block = Block::Math;
-        } else if t.starts_with(".. code") || t.starts_with(".. sourcecode") || t.ends_with("::") {
-            block = Block::Code;
-        } else if t.starts_with(".. list-table::") || t.starts_with(".. csv-table::") {
-            block = Block::Table;
-        }
-        let grid =
-            t.starts_with("+-") || t.starts_with("+=") || t.starts_with('|') && t.ends_with('|');
-        let simple = t.starts_with("===") && t.contains(" =");
-        if grid || simple {
-            s.table += len;
-        }
         if let Some(at) = line.find(":math:`") {
             s.math += line[at..].find("` ").map_or(line.len() - at, |e| e + 1);
         }
@@ -407,33 +403,7 @@ fn statement_paragraphs(text: &str, s: &mut Signals) {
 
 /// Line markers: preamble lines, bibliography entries, pseudo-code, prompts.
 fn lines(text: &str, s: &mut Signals) {
-    const PREAMBLE: &[&str] = &[
-        "\\usepackage",
-        "\\documentclass",
-        "\\newcommand",
-        "\\renewcommand",
-        "\\DeclareMathOperator",
-        "\\newtheorem",
-        "\\def\\",
-        "\\RequirePackage",
-    ];
-    const PSEUDO: &[&str] = &[
-        "\\State",
-        "\\If",
-        "\\For",
-        "\\While",
-        "\\Return",
-        "\\Require",
-        "\\Ensure",
-        "\\KwIn",
-        "\\KwOut",
-        "\\ForAll",
-        "\\Repeat",
-        "Input:",
-        "Output:",
-    ];
-    const PROMPTS: &[&str] =
-        &["$ ", "# apt", "npm ", "pip ", "cargo ", "apt-get ", "brew ", "git clone", "docker "];
+    use words::{PREAMBLE, PROMPTS, PSEUDO};
     for line in text.lines() {
         let t = line.trim_start();
         if PREAMBLE.iter().any(|p| t.starts_with(p)) {
@@ -469,29 +439,6 @@ fn lines(text: &str, s: &mut Signals) {
 /// Counts vocabulary and returns the chunk's keywords: its most frequent content words (four
 /// letters or more, not stop words, not LaTeX command names or their key arguments).
 fn words(text: &str, latex: bool, s: &mut Signals) -> Vec<String> {
-    const SKIP_ARGS: &[&str] = &[
-        "label",
-        "ref",
-        "eqref",
-        "cref",
-        "Cref",
-        "cite",
-        "citep",
-        "citet",
-        "begin",
-        "end",
-        "usepackage",
-        "includegraphics",
-        "documentclass",
-        "input",
-        "include",
-        "url",
-        "href",
-        "bibliographystyle",
-        "bibliography",
-        "pageref",
-        "autoref",
-    ];
     let mut counts: HashMap<String, (usize, usize)> = HashMap::new();
     let mut chars = text.char_indices().peekable();
     let mut skip_group = false;
@@ -503,7 +450,7 @@ fn words(text: &str, latex: bool, s: &mut Signals) -> Vec<String> {
             for _ in 0..name.chars().count() {
                 chars.next();
             }
-            skip_group = SKIP_ARGS.contains(&name.as_str());
+            skip_group = contains(words::SKIP_ARGS, &name);
             continue;
         }
         if latex && c == '%' {
@@ -562,259 +509,14 @@ fn words(text: &str, latex: bool, s: &mut Signals) -> Vec<String> {
 }
 
 fn tally_vocabulary(word: &str, s: &mut Signals) {
-    const GUIDE: &[&str] = &[
-        "install",
-        "installation",
-        "installing",
-        "run",
-        "running",
-        "click",
-        "configure",
-        "setup",
-        "step",
-        "steps",
-        "tutorial",
-        "download",
-        "command",
-        "terminal",
-        "usage",
-        "build",
-        "deploy",
-        "example",
-        "first",
-        "then",
-        "next",
-        "open",
-        "create",
-    ];
-    const API: &[&str] = &[
-        "parameter",
-        "parameters",
-        "argument",
-        "arguments",
-        "returns",
-        "return",
-        "function",
-        "method",
-        "class",
-        "option",
-        "options",
-        "default",
-        "type",
-        "field",
-        "endpoint",
-        "api",
-        "module",
-        "interface",
-        "property",
-        "attribute",
-        "struct",
-        "enum",
-        "callback",
-        "request",
-        "response",
-        "configuration",
-        "value",
-        "values",
-    ];
-    const PAPER: &[&str] = &[
-        "propose",
-        "proposed",
-        "paper",
-        "results",
-        "experiments",
-        "experimental",
-        "evaluation",
-        "baseline",
-        "baselines",
-        "related",
-        "contribution",
-        "contributions",
-        "theorem",
-        "lemma",
-        "prove",
-        "proof",
-        "analysis",
-        "study",
-        "we",
-        "our",
-        "literature",
-        "hypothesis",
-    ];
-    const ALGORITHM: &[&str] = &[
-        "algorithm",
-        "algorithms",
-        "complexity",
-        "pseudocode",
-        "iteration",
-        "iterations",
-        "loop",
-        "recursion",
-        "recursive",
-        "input",
-        "output",
-        "runtime",
-        "procedure",
-        "step",
-        "optimal",
-        "greedy",
-        "dynamic",
-        "graph",
-        "sort",
-        "search",
-    ];
-    if GUIDE.contains(&word) {
-        s.guide_words += 1;
-    }
-    if API.contains(&word) {
-        s.api_words += 1;
-    }
-    if PAPER.contains(&word) {
-        s.paper_words += 1;
-    }
-    if ALGORITHM.contains(&word) {
-        s.algo_words += 1;
-    }
+    s.guide_words += usize::from(contains(words::GUIDE, word));
+    s.api_words += usize::from(contains(words::API, word));
+    s.paper_words += usize::from(contains(words::PAPER, word));
+    s.algo_words += usize::from(contains(words::ALGORITHM, word));
 }
 
 fn is_stop_word(word: &str) -> bool {
-    const STOP: &[&str] = &[
-        "about",
-        "above",
-        "after",
-        "again",
-        "also",
-        "although",
-        "among",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "cannot",
-        "could",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "either",
-        "else",
-        "even",
-        "every",
-        "from",
-        "further",
-        "have",
-        "having",
-        "here",
-        "hence",
-        "however",
-        "into",
-        "itself",
-        "just",
-        "less",
-        "like",
-        "many",
-        "more",
-        "most",
-        "much",
-        "must",
-        "need",
-        "only",
-        "other",
-        "otherwise",
-        "over",
-        "same",
-        "should",
-        "since",
-        "some",
-        "such",
-        "than",
-        "that",
-        "their",
-        "them",
-        "then",
-        "there",
-        "therefore",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "thus",
-        "under",
-        "until",
-        "upon",
-        "very",
-        "were",
-        "what",
-        "when",
-        "where",
-        "whether",
-        "which",
-        "while",
-        "will",
-        "with",
-        "within",
-        "without",
-        "would",
-        "your",
-        "yours",
-        "ours",
-        "shall",
-        "well",
-        "used",
-        "using",
-        "uses",
-        "make",
-        "made",
-        "follows",
-        "following",
-        "given",
-        "show",
-        "shows",
-        "note",
-        "let",
-        "left",
-        "right",
-        "frac",
-        "mathbb",
-        "mathrm",
-        "text",
-        "textbf",
-        "emph",
-        "quad",
-    ];
-    STOP.contains(&word)
-}
-
-/// Bytes of inline `$…$` math on a line: a `$` followed by a non-space opens, a `$` after a
-/// non-space closes (so `$5 and $6` is not math).
-fn inline_dollar_math(line: &str) -> usize {
-    let b = line.as_bytes();
-    let mut total = 0;
-    let mut open: Option<usize> = None;
-    for i in 0..b.len() {
-        if b[i] != b'$' || (i > 0 && b[i - 1] == b'\\') {
-            continue;
-        }
-        match open {
-            None if b
-                .get(i + 1)
-                .is_some_and(|c| !c.is_ascii_whitespace() && !c.is_ascii_digit()) =>
-            {
-                open = Some(i);
-            }
-            Some(start) if i > start + 1 && !b[i - 1].is_ascii_whitespace() => {
-                total += i + 1 - start;
-                open = None;
-            }
-            _ => {}
-        }
-    }
-    total
+    contains(words::STOP, word)
 }
 
 /// Bytes of inline code spans between backticks on a line.
@@ -829,18 +531,16 @@ fn inline_backticks(line: &str) -> usize {
 }
 
 fn nonblank(s: &str) -> usize {
-    s.bytes().filter(|b| !b.is_ascii_whitespace()).count()
+    nonblank_bytes(s.as_bytes())
+}
+
+fn nonblank_bytes(b: &[u8]) -> usize {
+    b.iter().filter(|b| !b.is_ascii_whitespace()).count()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dollars_that_are_money_are_not_math() {
-        assert_eq!(inline_dollar_math("costs $5 and $6 today"), 0);
-        assert_eq!(inline_dollar_math("let $x^2$ be"), 5);
-    }
 
     #[test]
     fn keywords_skip_commands_and_labels() {

@@ -25,11 +25,11 @@ mod scan;
 use std::ops::Range;
 
 use cleave_core::{
-    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Severity,
-    atomize_blocks, blocks, tile,
+    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Region,
+    Severity, atomize_blocks, blocks, tile,
 };
 
-pub(crate) use envs::{EnvClass, env_class};
+use envs::{EnvClass, env_class};
 use scan::{Node, NodeKind, Scan, blank_run};
 
 /// Longest label or signature kept in headers, in chars.
@@ -59,37 +59,6 @@ pub(crate) fn atomize(text: &str) -> AtomTree {
     tree.comment = CommentStyle::line("%");
     tree.diagnostics = diagnostics;
     tree
-}
-
-/// The spans of a LaTeX fragment that the classifier counts: math, code (verbatim, `\verb`)
-/// and environments by class. Math and code are not looked into; other environments are, so
-/// math inside a proof counts as both.
-pub(crate) fn spans(text: &str) -> Vec<(EnvClass, Range<usize>)> {
-    fn walk(scan: &Scan, idx: usize, out: &mut Vec<(EnvClass, Range<usize>)>) {
-        let node = &scan.nodes[idx];
-        let class = match &node.kind {
-            NodeKind::Math { .. } => Some(EnvClass::Math),
-            NodeKind::Verb | NodeKind::Verbatim(_) => Some(EnvClass::Code),
-            NodeKind::Env { container: true, .. } => Some(EnvClass::Container),
-            NodeKind::Env { name, .. } => Some(env_class(name, &scan.theorems)),
-            _ => None,
-        };
-        if let Some(class) = class {
-            out.push((class, node.range.clone()));
-            if matches!(class, EnvClass::Math | EnvClass::Code) {
-                return;
-            }
-        }
-        for &child in &node.children {
-            walk(scan, child, out);
-        }
-    }
-    let scan = scan::scan(text);
-    let mut out = Vec::new();
-    for &root in &scan.roots {
-        walk(&scan, root, &mut out);
-    }
-    out
 }
 
 /// A block of a body with what the keep-together rules need to know about it.
@@ -429,10 +398,11 @@ impl Builder<'_> {
         let signature = shorten(self.text[node.range.start..eol].trim());
         let label = AtomLabel { label: name.to_owned(), name: None, signature: Some(signature) };
         let kind = if class.is_protected() { AtomKind::Protected } else { AtomKind::Block };
-        let atom = Atom::new(kind, outer.clone())
+        let mut atom = Atom::new(kind, outer.clone())
             .with_protected(class.is_protected())
             .with_boundary(Boundary::Paragraph)
             .with_label(label);
+        atom.region = class.region(name);
         if class.is_line_based_env(name) || inner.is_none() {
             // Rows or lines; regions nested inside (a picture in a long table, math in a cell)
             // stay protected when the environment must be split at its lines.
@@ -635,14 +605,7 @@ impl Builder<'_> {
         if word.len() == 1 || (s > 0 && b[s - 1] == b'.') {
             return true;
         }
-        const ABBREVIATIONS: &[&str] = &[
-            "al", "cf", "vs", "viz", "Fig", "Figs", "fig", "figs", "Eq", "Eqs", "eq", "eqs", "Eqn",
-            "Sec", "Secs", "Sect", "Thm", "Lem", "Def", "Prop", "Cor", "Ref", "Refs", "Ch", "Chap",
-            "resp", "approx", "Dr", "Mr", "Mrs", "Ms", "Prof", "St", "No", "Vol", "pp", "ed",
-            "eds", "Jr", "Tab", "Alg", "App", "Ex", "Exp", "Rem", "Defn", "ibid", "op", "cit",
-            "et",
-        ];
-        ABBREVIATIONS.contains(&word)
+        crate::words::contains(crate::words::LATEX_ABBREVIATIONS, word)
     }
 
     /// Whether display math ends with a period (the sentence ends inside it).
@@ -687,7 +650,9 @@ impl Builder<'_> {
                 NodeKind::Math { display: true } => display_math(r).with_boundary(Boundary::Line),
                 NodeKind::Math { display: false } | NodeKind::Verb => {
                     let b = if after_word { Boundary::Char } else { Boundary::Word };
-                    Atom::new(AtomKind::Protected, r).with_boundary(b)
+                    let region =
+                        if node.kind == NodeKind::Verb { Region::Code } else { Region::Math };
+                    Atom::new(AtomKind::Protected, r).with_boundary(b).with_region(region)
                 }
                 NodeKind::Env { .. } | NodeKind::Verbatim(_) => {
                     self.env_atom(i, r).with_boundary(Boundary::Line)
@@ -721,7 +686,7 @@ impl Builder<'_> {
 /// A protected display-math atom.
 fn display_math(range: Range<usize>) -> Atom {
     let label = AtomLabel { label: "display math".to_owned(), ..AtomLabel::default() };
-    Atom::new(AtomKind::Protected, range).with_label(label)
+    Atom::new(AtomKind::Protected, range).with_label(label).with_region(Region::Math)
 }
 
 /// One atom for `range` from `atoms` that tile it: the atom itself when there is one.
@@ -790,7 +755,6 @@ fn block_start(b: &[u8], at: usize, floor: usize) -> usize {
 /// A sectioning title as it reads in a breadcrumb: commands dropped (their arguments kept),
 /// labels, footnotes and citations dropped, white space folded.
 fn clean_title(raw: &str) -> String {
-    const DROPPED: &[&str] = &["label", "footnote", "thanks", "cite", "index", "protect", "ref"];
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
@@ -809,7 +773,7 @@ fn clean_title(raw: &str) -> String {
                 for _ in 0..name_len {
                     chars.next();
                 }
-                if DROPPED.contains(&name) {
+                if crate::words::contains(crate::words::TITLE_DROPPED, name) {
                     // Skip the optional and braced arguments.
                     while let Some(&(_, n)) = chars.peek() {
                         if n != '{' && n != '[' {

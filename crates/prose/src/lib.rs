@@ -1,8 +1,9 @@
 //! cleave-prose: Markdown, LaTeX, plain text and data files turned into cleave atom trees.
 //!
 //! Each format has its own module: `markdown`, `latex`, `text` (plain text and
-//! reStructuredText), `data` (JSON, YAML, TOML); `classify` labels chunks and documents. This
-//! file only dispatches.
+//! reStructuredText), `data` (JSON, YAML, TOML). [`annotate`], run after packing, locates and
+//! labels the chunks from the atom tree (`classify`, with the word lists of `words`). This file
+//! only dispatches.
 
 #![deny(missing_docs)]
 
@@ -11,9 +12,10 @@ mod data;
 mod latex;
 mod markdown;
 mod text;
+mod words;
 
 use cleave_code::ParseContext;
-use cleave_core::{AtomTree, Chunk, ContentKind};
+use cleave_core::{AtomTree, Chunk, ContentKind, Source, locate};
 
 /// A document or data format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,6 +48,21 @@ impl Format {
             Format::Yaml => "yaml",
             Format::Toml => "toml",
         }
+    }
+
+    /// The format whose records carry `name` as their language, the inverse of
+    /// [`Format::name`].
+    pub fn from_name(name: &str) -> Option<Format> {
+        Some(match name {
+            "markdown" => Format::Markdown,
+            "latex" => Format::Latex,
+            "text" => Format::Text,
+            "rst" => Format::Rst,
+            "json" => Format::Json,
+            "yaml" => Format::Yaml,
+            "toml" => Format::Toml,
+            _ => return None,
+        })
     }
 
     /// Prose or data.
@@ -93,7 +110,24 @@ pub struct DocumentClass {
     pub confidence: f32,
 }
 
-/// Classifies the chunks of one document (sets `classification` on each) and the document.
-pub fn classify(format: Format, chunks: &mut [Chunk]) -> Option<DocumentClass> {
-    classify::classify(format, chunks)
+/// Annotates the chunks of one source, packed from `tree`: fills each prose chunk's
+/// provenance (section path, paragraph, char offset, page, tag) and each document chunk's
+/// classification (content type, math, code, tables, keywords), and returns the document's
+/// class. Everything is read from the tree's regions and locations, not by scanning the text
+/// again; code gets neither and `None`.
+///
+/// The format is the tree's language (`markdown`, `latex`, …, as [`Format::name`] writes it);
+/// a prose tree of another language (the generic text atomizer's) is classified as text.
+pub fn annotate(
+    tree: &AtomTree,
+    source: &Source<'_>,
+    chunks: &mut [Chunk],
+) -> Option<DocumentClass> {
+    let format = match tree.content {
+        ContentKind::Code => return None,
+        ContentKind::Prose => Format::from_name(&tree.language).unwrap_or(Format::Text),
+        ContentKind::Data => Format::from_name(&tree.language).unwrap_or(Format::Json),
+    };
+    locate(tree, source, chunks);
+    classify::classify(format, tree, source.text(), chunks)
 }

@@ -16,8 +16,8 @@ use std::ops::Range;
 
 use cleave_code::{ParseContext, atomize_code, language_by_name, language_for_path};
 use cleave_core::{
-    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Severity,
-    blocks,
+    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Diagnostic, Region,
+    Severity, blocks,
 };
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
@@ -36,7 +36,7 @@ const MIN_CODE_OPEN: usize = 256;
 pub(crate) fn atomize(text: &str, code: &mut ParseContext) -> AtomTree {
     let mut diagnostics = Vec::new();
     let nodes = parse(text, &mut diagnostics);
-    let mut builder = Builder { text, code, diagnostics };
+    let mut builder = Builder { text, code, diagnostics, regions: Vec::new() };
     let top: Vec<(Atom, Option<(u8, String)>)> = nodes
         .into_iter()
         .map(|node| {
@@ -54,6 +54,8 @@ pub(crate) fn atomize(text: &str, code: &mut ParseContext) -> AtomTree {
     tree.comment = CommentStyle::block("<!--", "-->");
     tree.separator = " > ";
     tree.diagnostics = builder.diagnostics;
+    builder.regions.sort_by_key(|(r, _)| (r.start, r.end));
+    tree.locations.regions = builder.regions;
     tree
 }
 
@@ -293,7 +295,8 @@ fn inline(stack: &mut [Node], r: Range<usize>, span: Option<SpanKind>) {
     let Some(top) = stack.last_mut() else { return };
     let span = span.map(|kind| Span { range: r.clone(), kind });
     match top.kind {
-        Kind::Paragraph => top.spans.extend(span),
+        // A heading's spans are kept for the location map; its atom is a leaf.
+        Kind::Paragraph | Kind::Heading { .. } => top.spans.extend(span),
         Kind::Container => {
             if top.implicit_open
                 && let Some(para) = top.children.last_mut()
@@ -406,6 +409,8 @@ struct Builder<'a, 'c> {
     text: &'a str,
     code: &'c mut ParseContext,
     diagnostics: Vec<Diagnostic>,
+    /// Every region with its exact range (the atoms get wider), for the tree's location map.
+    regions: Vec<(Range<usize>, Region)>,
 }
 
 impl Builder<'_, '_> {
@@ -418,7 +423,11 @@ impl Builder<'_, '_> {
         }
         match node.kind {
             Kind::Paragraph => self.paragraph(range, node.spans),
-            Kind::Heading { .. } | Kind::Leaf => Atom::new(AtomKind::Block, range),
+            Kind::Heading { .. } => {
+                self.record(&node.spans);
+                Atom::new(AtomKind::Block, range)
+            }
+            Kind::Leaf => Atom::new(AtomKind::Block, range),
             Kind::Container | Kind::List => {
                 let children: Vec<Atom> = node
                     .children
@@ -429,25 +438,40 @@ impl Builder<'_, '_> {
             }
             Kind::Fence { info, closed } => self.fence(range, &info, closed),
             Kind::Indented => {
-                Atom::new(AtomKind::Protected, range).with_label(label("code block", None))
+                self.regions.push((range.clone(), Region::Code));
+                Atom::new(AtomKind::Protected, range)
+                    .with_label(label("code block", None))
+                    .with_region(Region::Code)
             }
             Kind::Html => {
                 Atom::new(AtomKind::Block, range.clone()).with_children(plain_blocks(text, range))
             }
-            Kind::Table => table(text, range),
+            Kind::Table => {
+                self.regions.push((range.clone(), Region::Table));
+                table(text, range)
+            }
             Kind::FrontMatter => {
                 Atom::new(AtomKind::Block, range).with_label(label("front matter", None))
             }
         }
     }
 
+    /// Records inline spans as regions of the location map.
+    fn record(&mut self, spans: &[Span]) {
+        self.regions.extend(spans.iter().map(|s| {
+            let region = if s.kind == SpanKind::Code { Region::Code } else { Region::Math };
+            (s.range.clone(), region)
+        }));
+    }
+
     /// A paragraph: sentences, each made of text runs and the inline spans it must not cut.
-    fn paragraph(&self, range: Range<usize>, mut spans: Vec<Span>) -> Atom {
+    fn paragraph(&mut self, range: Range<usize>, mut spans: Vec<Span>) -> Atom {
         let text = self.text;
         spans.retain(|s| range.start <= s.range.start && s.range.end <= range.end);
         let bracket = bracket_math(text, range.clone(), &spans);
         spans.extend(bracket);
         spans.sort_by_key(|s| s.range.start);
+        self.record(&spans);
         let opaque: Vec<Range<usize>> = spans.iter().map(|s| s.range.clone()).collect();
         let starts = sentence_starts(text, range.clone(), &opaque);
         if starts.is_empty() {
@@ -479,8 +503,10 @@ impl Builder<'_, '_> {
             if lang.is_empty() { "code block".to_owned() } else { format!("{lang} code block") };
         let ls = lines(text, range.clone());
         let signature = text[ls[0].clone()].trim().to_owned();
-        let atom =
-            Atom::new(AtomKind::Protected, range.clone()).with_label(label(&name, Some(signature)));
+        self.regions.push((range.clone(), Region::Code));
+        let atom = Atom::new(AtomKind::Protected, range.clone())
+            .with_label(label(&name, Some(signature)))
+            .with_region(Region::Code);
         if ls.len() < 3 {
             return atom;
         }
@@ -537,7 +563,7 @@ fn label(text: &str, signature: Option<String>) -> AtomLabel {
 /// every part of an opened table repeats.
 fn table(text: &str, range: Range<usize>) -> Atom {
     let ls = lines(text, range.clone());
-    let atom = Atom::new(AtomKind::Protected, range);
+    let atom = Atom::new(AtomKind::Protected, range).with_region(Region::Table);
     if ls.len() < 3 {
         return atom.with_label(label("table", None));
     }
@@ -621,6 +647,8 @@ fn glue(text: &str, range: Range<usize>, spans: &[Span]) -> Vec<Atom> {
         if start > at {
             out.push(Atom::new(AtomKind::Block, at..start).with_boundary(Boundary::Word));
         }
+        // The atom is the span glued to its word, wider than the span: it carries no region,
+        // the span's exact range is in the tree's location map.
         let atom = match kind {
             SpanKind::Code => Atom::new(AtomKind::Block, start..end),
             SpanKind::Math => {

@@ -12,34 +12,28 @@ pub(crate) mod tiling;
 
 use std::ops::Range;
 
-use cleave_core::{Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind};
+use cleave_core::{
+    Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind, Region,
+};
 
 use sections::sectionize;
 use sentences::sentence_starts;
 use tiling::{lines, spread_with, wrap};
 
-/// Directives whose body is code, math or a table: protected like a literal block.
-const PROTECTED_DIRECTIVES: &[&str] = &[
-    "code",
-    "code-block",
-    "csv-table",
-    "doctest",
-    "highlight",
-    "list-table",
-    "literalinclude",
-    "math",
-    "parsed-literal",
-    "productionlist",
-    "sourcecode",
-    "table",
-    "testcode",
-    "testoutput",
-];
+/// What a protected directive holds: math, a table, or (all the others) code.
+fn directive_region(name: &str) -> Region {
+    match name {
+        "math" => Region::Math,
+        "csv-table" | "list-table" | "table" => Region::Table,
+        _ => Region::Code,
+    }
+}
 
 /// Atomizes plain text, or reStructuredText when `rst` is set.
 pub(crate) fn atomize(text: &str, rst: bool) -> AtomTree {
     let language = if rst { "rst" } else { "text" };
-    let top = if rst { rst_blocks(text) } else { text_blocks(text) };
+    let mut regions = Vec::new();
+    let top = if rst { rst_blocks(text, &mut regions) } else { text_blocks(text) };
     let top = spread_with(text, 0..text.len(), top, true);
     let children = sectionize(top);
     let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(children);
@@ -48,6 +42,8 @@ pub(crate) fn atomize(text: &str, rst: bool) -> AtomTree {
     // a note to any reader.
     tree.comment = if rst { CommentStyle::line("..") } else { CommentStyle::line("#") };
     tree.separator = " > ";
+    regions.sort_by_key(|(r, _)| (r.start, r.end));
+    tree.locations.regions = regions;
     tree
 }
 
@@ -111,8 +107,17 @@ fn adornment(line: &str) -> Option<char> {
 /// How a title is adorned: its char, and whether it has an overline.
 type Style = (char, bool);
 
-/// Scans reStructuredText into top-level blocks.
-fn rst_blocks(text: &str) -> Vec<(Atom, Option<(u8, String)>)> {
+/// Scans reStructuredText into top-level blocks, and its regions (code, math, tables) with
+/// their exact extents into `regions`.
+///
+/// The regions go to the tree's location map rather than only onto atoms for two reasons:
+/// the tiling widens a top-level block over the blank lines after it, and a literal block or a
+/// code directive nested in another directive's body is a region without an atom of its own
+/// (the body is kept as paragraphs, so that packing does not change).
+fn rst_blocks(
+    text: &str,
+    regions: &mut Vec<(Range<usize>, Region)>,
+) -> Vec<(Atom, Option<(u8, String)>)> {
     let ls = line_table(text);
     let mut styles: Vec<Style> = Vec::new();
     let mut out = Vec::new();
@@ -145,7 +150,9 @@ fn rst_blocks(text: &str) -> Vec<(Atom, Option<(u8, String)>)> {
         if after_literal_marker && base > 0 {
             let end = indented_end(&ls, i, 0);
             let range = ls[i].0.start..ls[end - 1].0.end;
-            out.push((protected(range, "literal block", None), None));
+            regions.push((range.clone(), Region::Code));
+            let atom = protected(range, "literal block", None).with_region(Region::Code);
+            out.push((atom, None));
             i = end;
             after_literal_marker = false;
             continue;
@@ -159,9 +166,13 @@ fn rst_blocks(text: &str) -> Vec<(Atom, Option<(u8, String)>)> {
             let range = ls[i].0.start..ls[end - 1].0.end;
             let name = rest.trim().split("::").next().unwrap_or("").trim();
             let is_directive = rest.contains("::");
-            let atom = if is_directive && PROTECTED_DIRECTIVES.contains(&name) {
+            let protects = crate::words::contains(crate::words::PROTECTED_DIRECTIVES, name);
+            let atom = if is_directive && protects {
+                regions.push((range.clone(), directive_region(name)));
                 protected(range, &format!("{name} directive"), Some(trimmed.to_owned()))
+                    .with_region(directive_region(name))
             } else if end > i + 1 {
+                nested_regions(&ls, i + 1, end, regions);
                 let mut children = vec![Atom::new(AtomKind::Block, ls[i].0.clone())];
                 children.extend(sub_paragraphs(text, &ls, i + 1, end));
                 wrap(text, AtomKind::Block, range, children)
@@ -177,13 +188,17 @@ fn rst_blocks(text: &str) -> Vec<(Atom, Option<(u8, String)>)> {
             while end < ls.len() && !is_blank(ls[end].1) {
                 end += 1;
             }
-            out.push((table(&ls, i, end), None));
+            let atom = table(&ls, i, end);
+            regions.push((atom.range.clone(), Region::Table));
+            out.push((atom, None));
             i = end;
             continue;
         }
         if is_simple_table_border(trimmed) {
             let end = simple_table_end(&ls, i);
-            out.push((table(&ls, i, end), None));
+            let atom = table(&ls, i, end);
+            regions.push((atom.range.clone(), Region::Table));
+            out.push((atom, None));
             i = end;
             continue;
         }
@@ -246,6 +261,59 @@ fn indented_end(ls: &[(Range<usize>, &str)], i: usize, min_indent: usize) -> usi
         end += 1;
     }
     last_text.max(i.min(ls.len()))
+}
+
+/// Regions inside a directive's body, lines `from..to`: literal blocks after a line ending with
+/// `::`, protected directives (a `code-block` in a `note`) and tables.
+fn nested_regions(
+    ls: &[(Range<usize>, &str)],
+    from: usize,
+    to: usize,
+    regions: &mut Vec<(Range<usize>, Region)>,
+) {
+    let mut i = from;
+    while i < to {
+        let line = ls[i].1;
+        if is_blank(line) {
+            i += 1;
+            continue;
+        }
+        let base = indent(line);
+        let trimmed = line.trim_start();
+        let directive = trimmed
+            .strip_prefix(".. ")
+            .and_then(|rest| rest.split_once("::"))
+            .map(|(name, _)| name.trim())
+            .filter(|name| crate::words::contains(crate::words::PROTECTED_DIRECTIVES, name));
+        if let Some(name) = directive {
+            let end = indented_end(ls, i + 1, base + 1).min(to);
+            regions.push((ls[i].0.start..ls[end.max(i + 1) - 1].0.end, directive_region(name)));
+            i = end.max(i + 1);
+            continue;
+        }
+        if trimmed.starts_with("+-") || trimmed.starts_with("+=") || is_simple_table_border(trimmed)
+        {
+            let end = if is_simple_table_border(trimmed) {
+                simple_table_end(ls, i).min(to)
+            } else {
+                (i..to).find(|&j| is_blank(ls[j].1)).unwrap_or(to)
+            };
+            let end = end.max(i + 1);
+            regions.push((ls[i].0.start..ls[end - 1].0.end, Region::Table));
+            i = end;
+            continue;
+        }
+        if line.ends_with("::") {
+            let first = (i + 1..to).find(|&j| !is_blank(ls[j].1));
+            if let Some(first) = first.filter(|&j| indent(ls[j].1) > base) {
+                let end = indented_end(ls, first, base + 1).min(to);
+                regions.push((ls[first].0.start..ls[end - 1].0.end, Region::Code));
+                i = end;
+                continue;
+            }
+        }
+        i += 1;
+    }
 }
 
 /// Blank-line paragraphs of lines `from..to`.
@@ -321,7 +389,7 @@ fn table(ls: &[(Range<usize>, &str)], from: usize, to: usize) -> Atom {
         let boundary = if i == 0 { Boundary::Word } else { Boundary::Line };
         Atom::new(AtomKind::Block, r.clone()).with_boundary(boundary)
     }));
-    let atom = protected(range, "table", Some(signature.join("\n")));
+    let atom = protected(range, "table", Some(signature.join("\n"))).with_region(Region::Table);
     if rows.len() > 1 { atom.with_children(rows) } else { atom }
 }
 
@@ -380,6 +448,22 @@ mod tests {
             .filter_map(Atom::label_text)
             .collect();
         assert_eq!(labels, vec!["literal block", "code-block directive"]);
+    }
+
+    #[test]
+    fn regions_include_literal_blocks_nested_in_directives() {
+        let text = ".. function:: f(x)\n\n   Returns x::\n\n      >>> f(1)\n      1\n\n   .. code-block:: python\n\n      f(2)\n\n.. note::\n\n   Not code.\n\n.. math::\n\n   e^x\n";
+        let tree = atomize(text, true);
+        let regions: Vec<(&str, Region)> =
+            tree.locations.regions.iter().map(|(r, k)| (&text[r.clone()], *k)).collect();
+        assert_eq!(
+            regions,
+            vec![
+                ("      >>> f(1)\n      1\n", Region::Code),
+                ("   .. code-block:: python\n\n      f(2)\n", Region::Code),
+                (".. math::\n\n   e^x\n", Region::Math),
+            ]
+        );
     }
 
     #[test]

@@ -7,21 +7,18 @@ use cleave_core::{
     AtomTree, Chunk, ChunkConfig, ContentKind, Source, Unit, assert_invariants, atomize_blocks,
     pack,
 };
-use cleave_prose::{DocumentClass, Format, atomize_prose, classify};
+use cleave_prose::{DocumentClass, Format, annotate, atomize_prose};
 
-/// Chunks `text` (LaTeX through its atomizer, other formats through blank-line blocks so the
-/// test does not depend on their atomizers), checks the invariants, and classifies.
+/// Chunks `text` through its format's atomizer (classification reads the regions the
+/// atomizers mark), checks the invariants, and annotates.
 fn classified(format: Format, text: &str, budget: usize) -> (Vec<Chunk>, Option<DocumentClass>) {
-    let tree: AtomTree = match format {
-        Format::Latex => atomize_prose(format, text, &mut ParseContext::new()),
-        _ => atomize_blocks(text, format.name(), format.content()),
-    };
+    let tree: AtomTree = atomize_prose(format, text, &mut ParseContext::new());
     let path = format!("doc.{}", format.name());
     let source = Source::new(&path, text);
     let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
     let mut chunks = pack(&source, &tree, &config);
     assert_invariants(&source, &tree, &chunks, &config);
-    let class = classify(format, &mut chunks);
+    let class = annotate(&tree, &source, &mut chunks);
     for c in &chunks {
         let k = c.classification.as_ref().expect("every chunk is classified");
         assert!(!k.content_type.is_empty());
@@ -153,5 +150,81 @@ fn data_files_are_data() {
 
 #[test]
 fn no_chunks_no_class() {
-    assert_eq!(classify(Format::Markdown, &mut []), None);
+    let tree = atomize_blocks("", "markdown", ContentKind::Prose);
+    assert_eq!(annotate(&tree, &Source::new("empty.md", ""), &mut []), None);
+}
+
+#[test]
+fn prices_are_not_math_and_formulas_are() {
+    let (chunks, _) = classified(Format::Markdown, "It costs $5 and $6 today.\n", 200);
+    assert!(!chunks[0].classification.as_ref().unwrap().has_math);
+    let (chunks, _) = classified(Format::Markdown, "Let $x^2$ be the square.\n", 200);
+    assert!(chunks[0].classification.as_ref().unwrap().has_math);
+}
+
+/// A part of a split proof is a proof because the tree says it lies in one, not because its
+/// header repeats `\begin{proof}`: without headers it is still one.
+#[test]
+fn split_proof_parts_are_proofs_without_headers() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/latex/paper_with_proofs.tex");
+    let text = std::fs::read_to_string(path).unwrap();
+    let tree = atomize_prose(Format::Latex, &text, &mut ParseContext::new());
+    let source = Source::new("paper.tex", &text);
+    let config = ChunkConfig::new(400, Unit::Chars).unwrap().with_headers(false);
+    let mut chunks = pack(&source, &tree, &config);
+    annotate(&tree, &source, &mut chunks);
+    let parts: Vec<&Chunk> =
+        chunks.iter().filter(|c| c.part.as_ref().is_some_and(|p| p.of == "proof")).collect();
+    assert!(!parts.is_empty());
+    for c in parts {
+        assert!(c.header.is_empty());
+        let k = c.classification.as_ref().unwrap();
+        assert!(["proof", "calculation"].contains(&k.content_type.as_str()), "{k:?}\n{}", c.text);
+    }
+}
+
+#[test]
+fn indented_list_lines_are_not_code() {
+    let text = "Notes on the release:\n\n* The parser now reads nested lists, so that\n    a continuation line indented by four spaces stays text.\n    * And a nested item, indented the same way, is text too.\n";
+    let (chunks, _) = classified(Format::Markdown, text, 1000);
+    let k = chunks[0].classification.as_ref().unwrap();
+    assert!(!k.has_code && k.content_type == "narrative", "{k:?}");
+}
+
+#[test]
+fn every_part_of_a_split_fence_is_code() {
+    let mut text = String::from("Setup:\n\n```text\n");
+    for i in 0..60 {
+        text.push_str(&format!("line {i} of a long listing that goes on and on\n"));
+    }
+    text.push_str("```\n\nThat was all.\n");
+    let (chunks, _) = classified(Format::Markdown, &text, 300);
+    let inside: Vec<&Chunk> =
+        chunks.iter().filter(|c| c.text.contains("of a long listing")).collect();
+    assert!(inside.len() > 3);
+    for c in inside {
+        let k = c.classification.as_ref().unwrap();
+        assert!(k.has_code && k.content_type == "code", "{k:?}\n{}", c.text);
+    }
+}
+
+#[test]
+fn rst_literal_blocks_after_trailing_spaces_are_code() {
+    let text =
+        "The following example prints the version. ::  \n\n    $ tool --version\n    tool 1.0\n";
+    let (chunks, _) = classified(Format::Rst, text, 1000);
+    let k = chunks[0].classification.as_ref().unwrap();
+    assert!(k.has_code, "{k:?}");
+}
+
+#[test]
+fn code_is_neither_located_nor_classified() {
+    let text = "fn main() {}\n";
+    let tree = atomize_blocks(text, "rust", ContentKind::Code);
+    let source = Source::new("main.rs", text);
+    let config = ChunkConfig::new(100, Unit::Chars).unwrap();
+    let mut chunks = pack(&source, &tree, &config);
+    assert_eq!(annotate(&tree, &source, &mut chunks), None);
+    assert!(chunks.iter().all(|c| c.provenance.is_none() && c.classification.is_none()));
 }

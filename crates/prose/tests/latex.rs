@@ -979,3 +979,31 @@ fn corpus_quality() {
         assert_eq!(t.violations, 0, "within budget, exact coverage, integrity");
     }
 }
+
+/// Environments carry the region their class names; inline math and `\verb` too.
+#[test]
+fn environments_carry_their_region() {
+    let text = "\\begin{document}\nLet $x$ be \\verb|y|.\n\n\\begin{lemma}\nA.\n\\end{lemma}\n\\begin{proof}\nB.\n\\end{proof}\n\n\\begin{abstract}\nC.\n\\end{abstract}\n\\end{document}\n";
+    let tree = atomize(text);
+    fn marked(atom: &Atom, text: &str, out: &mut Vec<(String, cleave_core::Region)>) {
+        if let Some(region) = atom.region {
+            let first = text[atom.range.clone()].trim().lines().next().unwrap_or("").to_owned();
+            out.push((first, region));
+        }
+        atom.children.iter().for_each(|c| marked(c, text, out));
+    }
+    let mut regions = Vec::new();
+    marked(&tree.root, text, &mut regions);
+    use cleave_core::Region::{Abstract, Code, Math, Proof, Theorem};
+    let expected = [
+        ("$x$", Math),
+        ("\\verb|y|", Code),
+        ("\\begin{lemma}", Theorem),
+        ("\\begin{proof}", Proof),
+        ("\\begin{abstract}", Abstract),
+    ];
+    let expected: Vec<(String, cleave_core::Region)> =
+        expected.iter().map(|(s, r)| ((*s).to_owned(), *r)).collect();
+    assert_eq!(regions, expected);
+    assert!(tree.locations.regions.is_empty(), "LaTeX atoms are their regions");
+}

@@ -517,3 +517,30 @@ fn corpus_quality_bars() {
         assert_eq!(r.covered, r.bytes);
     }
 }
+
+/// Regions with their exact extents: the fence's atom is widened over the link definition
+/// after it, the location map keeps the fence alone; spans are the span, not the glued word.
+#[test]
+fn regions_are_marked_with_their_exact_extents() {
+    let text = "Use `x()`, then:\n\n```sh\nrun\n```\n[site]: https://example.com\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nSo $y$.\n";
+    let tree = atomize(text);
+    let regions: Vec<(&str, cleave_core::Region)> =
+        tree.locations.regions.iter().map(|(r, k)| (&text[r.clone()], *k)).collect();
+    use cleave_core::Region::{Code, Math, Table};
+    assert_eq!(
+        regions,
+        vec![
+            ("`x()`", Code),
+            ("```sh\nrun\n```", Code),
+            ("| a | b |\n|---|---|\n| 1 | 2 |\n", Table),
+            ("$y$", Math)
+        ]
+    );
+    fn marked(atom: &Atom, out: &mut Vec<cleave_core::Region>) {
+        out.extend(atom.region);
+        atom.children.iter().for_each(|c| marked(c, out));
+    }
+    let mut atoms = Vec::new();
+    marked(&tree.root, &mut atoms);
+    assert_eq!(atoms, vec![Code, Table], "fences and tables are atoms of their own");
+}

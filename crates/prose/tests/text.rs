@@ -2,7 +2,7 @@
 //! checker, sentence cuts, RST titles as sections, and property tests on random text.
 
 use cleave_core::{Atom, AtomKind, ChunkConfig, Source, Tokenizer, Unit, check_invariants, pack};
-use cleave_prose::Format;
+use cleave_prose::{Format, annotate};
 use proptest::prelude::*;
 
 const NOTES: &str = include_str!("../../../fixtures/text/notes.txt");
@@ -166,8 +166,9 @@ fn rst_corpus_quality_bars() {
             let tree = atomize(Format::Rst, &text);
             let source = Source::new(&path, &text);
             let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
-            let chunks = pack(&source, &tree, &config);
+            let mut chunks = pack(&source, &tree, &config);
             violations += check_invariants(&source, &tree, &chunks, &config).len();
+            annotate(&tree, &source, &mut chunks);
             bytes += text.len();
             n_chunks += chunks.len();
             for c in &chunks {

@@ -1,5 +1,7 @@
-//! What LaTeX environments are, by name: the atomizer protects and groups by class, and the
-//! classifier counts them.
+//! What LaTeX environments are, by name: the atomizer protects and groups by class, and marks
+//! each environment's atom with the region its class names, which the classifier counts.
+
+use cleave_core::Region;
 
 /// The class of an environment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,6 +49,23 @@ impl EnvClass {
     pub(crate) fn is_line_based_env(self, name: &str) -> bool {
         let base = name.strip_suffix('*').unwrap_or(name);
         self.is_line_based() && !matches!(base, "table" | "sidewaystable" | "wraptable")
+    }
+
+    /// The region an environment of this class holds, for the annotation after packing: lists,
+    /// containers and other environments hold none, except `abstract`.
+    pub(crate) fn region(self, name: &str) -> Option<Region> {
+        Some(match self {
+            EnvClass::Math => Region::Math,
+            EnvClass::Code => Region::Code,
+            EnvClass::Table => Region::Table,
+            EnvClass::Theorem => Region::Theorem,
+            EnvClass::Definition => Region::Definition,
+            EnvClass::Proof => Region::Proof,
+            EnvClass::Algorithm => Region::Algorithm,
+            EnvClass::Figure => Region::Figure,
+            EnvClass::Other if name == "abstract" => Region::Abstract,
+            EnvClass::List | EnvClass::Container | EnvClass::Other => return None,
+        })
     }
 
     /// Whether the environment stands as a block of its own, apart from the sentence around it.

@@ -6,15 +6,6 @@
 
 use std::ops::Range;
 
-/// Words that end with a dot without ending a sentence, lowercase, without the dot.
-const ABBREVIATIONS: &[&str] = &[
-    "al", "approx", "apr", "assn", "aug", "ave", "bros", "capt", "cf", "ch", "co", "col", "corp",
-    "dec", "dept", "dr", "e.g", "eq", "eqs", "esp", "est", "etc", "feb", "fig", "figs", "gen",
-    "gov", "i.e", "inc", "jan", "jr", "jul", "jun", "lt", "ltd", "mar", "mr", "mrs", "ms", "mt",
-    "no", "nos", "nov", "oct", "op", "p", "pp", "prof", "ref", "refs", "rep", "rev", "sec", "sect",
-    "sen", "sep", "sept", "sgt", "sr", "st", "vol", "vols", "vs", "viz",
-];
-
 /// Whether `c` ends a sentence.
 fn is_terminal(c: char) -> bool {
     matches!(c, '.' | '!' | '?' | '…' | '。' | '！' | '？')
@@ -110,7 +101,7 @@ fn ends_sentence_after_dot(text: &str, floor: usize, dot: usize, bytes: &[u8]) -
         return true;
     }
     let lower = word.to_lowercase();
-    if ABBREVIATIONS.contains(&lower.as_str()) {
+    if crate::words::contains(crate::words::SENTENCE_ABBREVIATIONS, &lower) {
         return false;
     }
     let mut chars = word.chars();

@@ -1,15 +1,16 @@
-//! The atom tree builder: one query pass over the syntax tree, then one walk that turns items
+//! The atom builder (the walk over a syntax tree, not the CLI's walk over folders): one query pass over the syntax tree, then one walk that turns items
 //! into symbol atoms, bodies into members or statements, and the text between them into gaps.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
 
 use cleave_core::{Atom, AtomKind, AtomLabel, Boundary};
 use tree_sitter::{Node, StreamingIterator, Tree, TreeCursor};
 
-use crate::config::{ItemKind, LanguageConfig, Role, Start};
-use crate::{Language, ParseContext};
+use crate::capture::{ItemKind, Role};
+use crate::config::{LanguageConfig, Start};
+use crate::context::ParseContext;
+use crate::idmap::IdMap;
+use crate::registry::Language;
 
 /// Nodes smaller than this stay leaves: the packer splits them at lines if it must.
 const OPEN_MIN: usize = 256;
@@ -23,26 +24,6 @@ const MAX_SIGNATURE: usize = 150;
 /// Most import text kept for headers, in bytes, and the width of one context line.
 const MAX_CONTEXT: usize = 320;
 const CONTEXT_LINE: usize = 100;
-
-/// Node ids are addresses: a multiply-shift hash is enough and much cheaper than SipHash.
-#[derive(Default)]
-pub(crate) struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_right(17);
-    }
-}
-
-pub(crate) type IdMap<V> = HashMap<usize, V, BuildHasherDefault<IdHasher>>;
 
 /// What a matched item pattern says about one node.
 #[derive(Clone, Copy)]
@@ -101,7 +82,7 @@ impl Acc {
     }
 }
 
-pub(crate) struct Walker<'a, 't> {
+pub(crate) struct Builder<'a, 't> {
     text: &'a str,
     bytes: &'a [u8],
     language: &'static Language,
@@ -123,7 +104,7 @@ pub(crate) struct Walker<'a, 't> {
     children: IdMap<(u32, u32)>,
 }
 
-impl<'a, 't> Walker<'a, 't> {
+impl<'a, 't> Builder<'a, 't> {
     /// Runs the query once over `root` and indexes the matches by node.
     pub(crate) fn new(
         text: &'a str,
@@ -133,7 +114,7 @@ impl<'a, 't> Walker<'a, 't> {
         ctx: &mut ParseContext,
         expand_depth: usize,
     ) -> Self {
-        let mut walker = Self {
+        let mut builder = Self {
             text,
             bytes: text.as_bytes(),
             language,
@@ -152,7 +133,7 @@ impl<'a, 't> Walker<'a, 't> {
         // stepping through every expression with its in-progress states.
         ctx.cursor.set_max_start_depth(Some(0));
         let mut plain_cursor = root.walk();
-        let mut caps = crate::pattern::Captures::new(walker.bytes);
+        let mut caps = crate::pattern::Captures::new(builder.bytes);
         // Depth first, in document order: (next, end) in `kids` of each entered node.
         let mut frames: Vec<(usize, usize)> = Vec::new();
         let mut node = root;
@@ -160,8 +141,8 @@ impl<'a, 't> Walker<'a, 't> {
             let mut wrapper = false;
             match config.start(node.kind_id()) {
                 Start::Never => {}
-                Start::Direct { pattern, role } => walker.record_bare(node, pattern, role),
-                Start::Query => wrapper = walker.run_query(node, ctx),
+                Start::Direct { pattern, role } => builder.record_bare(node, pattern, role),
+                Start::Query => wrapper = builder.run_query(node, ctx),
                 Start::Run { from, to, query } => {
                     caps.clear();
                     for &p in &config.plain_order[usize::from(from)..usize::from(to)] {
@@ -170,29 +151,29 @@ impl<'a, 't> Walker<'a, 't> {
                         // parent's pattern) keeps that match: a later item pattern at the
                         // node could not replace it.
                         if step.root_item()
-                            && walker.items.get(&node.id()).is_some_and(|m| m.pattern < *pattern)
+                            && builder.items.get(&node.id()).is_some_and(|m| m.pattern < *pattern)
                         {
                             continue;
                         }
                         if step.anchored() {
                             step.each_child_match(node, &mut plain_cursor, &mut caps, |c| {
-                                wrapper |= walker.record_captures(*pattern, c);
+                                wrapper |= builder.record_captures(*pattern, c);
                             });
                             continue;
                         }
                         if step.fans_out() {
                             step.each_fan_match(node, &mut plain_cursor, &mut caps, |c| {
-                                wrapper |= walker.record_captures(*pattern, c);
+                                wrapper |= builder.record_captures(*pattern, c);
                             });
                             continue;
                         }
                         caps.caps.clear();
                         if step.matches(node, &mut plain_cursor, &mut caps) {
-                            wrapper |= walker.record_captures(*pattern, &caps.caps);
+                            wrapper |= builder.record_captures(*pattern, &caps.caps);
                         }
                     }
                     if query {
-                        wrapper |= walker.run_query(node, ctx);
+                        wrapper |= builder.run_query(node, ctx);
                     }
                 }
             }
@@ -203,13 +184,13 @@ impl<'a, 't> Walker<'a, 't> {
             let one_line = node.start_position().row == node.end_position().row;
             let descend = !one_line || wrapper || node.has_error() || node.id() == root.id();
             if descend && node.child_count() > 0 {
-                frames.push(walker.load_children(node, &caps, &mut plain_cursor));
+                frames.push(builder.load_children(node, &caps, &mut plain_cursor));
             }
             let next = loop {
                 let Some(top) = frames.last_mut() else { break None };
                 if top.0 < top.1 {
                     top.0 += 1;
-                    break Some(walker.kids[top.0 - 1]);
+                    break Some(builder.kids[top.0 - 1]);
                 }
                 frames.pop();
             };
@@ -218,9 +199,9 @@ impl<'a, 't> Walker<'a, 't> {
                 None => break,
             }
         }
-        walker.item_starts.sort_unstable();
-        walker.item_starts.dedup();
-        walker
+        builder.item_starts.sort_unstable();
+        builder.item_starts.dedup();
+        builder
     }
 
     /// Stores the children of `node`, taken from the patterns' scratch stack when a pattern
@@ -998,7 +979,7 @@ impl<'a, 't> Walker<'a, 't> {
 
 /// Atomizes the items of a macro body parsed on its own; `None` when it holds no items or
 /// parses badly, so the caller keeps the body as a plain block.
-#[allow(clippy::too_many_arguments)] // reason: the walker's state, passed to a fresh walker
+#[allow(clippy::too_many_arguments)] // reason: the builder's state, passed to a fresh builder
 fn expand_tree(
     text: &str,
     language: &'static Language,
@@ -1013,11 +994,11 @@ fn expand_tree(
     if root.has_error() && error_bytes(root) as f64 > inner.len() as f64 * max_error_share {
         return None;
     }
-    let mut walker = Walker::new(text, language, config, root, ctx, expand_depth);
-    if walker.items.is_empty() {
+    let mut builder = Builder::new(text, language, config, root, ctx, expand_depth);
+    if builder.items.is_empty() {
         return None;
     }
-    let children = walker.entries(root, inner, Level::Member, 1, ctx);
+    let children = builder.entries(root, inner, Level::Member, 1, ctx);
     (!children.is_empty()).then_some(children)
 }
 

@@ -1,0 +1,70 @@
+//! `ParseContext`: the per-thread parser and query cursor (tags' split between a compiled
+//! `LanguageConfig`, shared, and the parsing state, one per worker thread).
+
+use tree_sitter::{Parser, QueryCursor, Tree};
+
+use crate::registry::Language;
+
+/// Per-thread parsing state (parser and query cursor), built once per worker thread.
+pub struct ParseContext {
+    parser: Parser,
+    pub(crate) cursor: QueryCursor,
+    /// Name of the language the parser is set to.
+    current: Option<&'static str>,
+    /// Bytes of the current file that fell back to line packing.
+    pub(crate) fallback_bytes: usize,
+}
+
+impl std::fmt::Debug for ParseContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParseContext").field("current", &self.current).finish_non_exhaustive()
+    }
+}
+
+impl Default for ParseContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ParseContext {
+    /// A fresh context.
+    pub fn new() -> Self {
+        Self { parser: Parser::new(), cursor: QueryCursor::new(), current: None, fallback_bytes: 0 }
+    }
+
+    fn set_language(&mut self, language: &'static Language) -> bool {
+        if self.current == Some(language.name) {
+            return true;
+        }
+        let ok = self.parser.set_language(&language.tree_sitter_language()).is_ok();
+        self.current = ok.then_some(language.name);
+        ok
+    }
+
+    /// Parses `text` whole.
+    pub(crate) fn parse(&mut self, language: &'static Language, text: &str) -> Option<Tree> {
+        if !self.set_language(language) {
+            return None;
+        }
+        self.parser.reset();
+        self.parser.parse(text, None)
+    }
+
+    /// Parses only `ranges` of `text`; node offsets stay those of the whole text.
+    pub(crate) fn parse_ranges(
+        &mut self,
+        language: &'static Language,
+        text: &str,
+        ranges: &[tree_sitter::Range],
+    ) -> Option<Tree> {
+        if !self.set_language(language) || self.parser.set_included_ranges(ranges).is_err() {
+            return None;
+        }
+        self.parser.reset();
+        let tree = self.parser.parse(text, None);
+        // An empty list means the whole document again; it cannot fail.
+        let _ = self.parser.set_included_ranges(&[]);
+        tree
+    }
+}
