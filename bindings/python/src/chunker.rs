@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cleave_engine::{
-    ChunkConfig, Context, FileResult, Settings, Skip, Tokenizer, Unit, WalkOptions, chunk_file,
-    chunk_text, read_path, walk,
+    Context, FileResult, Settings, Skip, WalkOptions, chunk_file, chunk_text, read_path, walk,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -18,12 +17,14 @@ use crate::chunk::PyChunk;
 use crate::error;
 use crate::language;
 use crate::result::{Prepared, PyFileResult};
+use crate::sizer::{Choice, PySizer};
 use crate::tree::ChunkTree;
 
 /// Chunks texts, files, batches and trees with one set of options.
 ///
 /// `budget` bounds every chunk, header included, in `unit`: `"chars"` (code points, as
-/// Python's `len`), `"tokens"` (BPE tokens of `tokenizer`, `"o200k"` or `"cl100k"`),
+/// Python's `len`), `"tokens"` (tokens of `tokenizer`: `"o200k"` or `"cl100k"`, built in;
+/// the path of a Hugging Face `tokenizer.json`; or a callable `count(text) -> int`),
 /// `"bytes"` (UTF-8) or `"estimate"` (one token per four bytes). `overlap` repeats that many
 /// units of a chunk's end at the start of the next; `headers=False` leaves out the context
 /// headers. Files larger than `max_file_size` bytes are skipped unread. `threads` sizes the
@@ -34,17 +35,19 @@ pub struct Chunker {
     args: Args,
     threads: usize,
     pool: OnceLock<Result<Arc<rayon::ThreadPool>, String>>,
+    /// A callable tokenizer, whose errors are raised once a call has chunked.
+    py_sizer: Option<Arc<PySizer>>,
     /// Parsers reused by `chunk_text` and `chunk_file` from call to call; a call that finds it
     /// taken (another Python thread is chunking) makes its own.
     ctx: Mutex<Context>,
 }
 
 /// The constructor's arguments, kept for `repr` and pickling.
-#[derive(Debug, Clone)]
 struct Args {
     budget: usize,
     unit: String,
-    tokenizer: String,
+    /// As given (`None` for the default, o200k).
+    tokenizer: Option<Py<PyAny>>,
     overlap: usize,
     headers: bool,
     max_file_size: u64,
@@ -58,21 +61,6 @@ enum Item {
     Bytes { rel: String, bytes: PyBackedBytes },
 }
 
-fn parse_unit(unit: &str, tokenizer: &str) -> PyResult<Unit> {
-    let tokenizer = || tokenizer.parse::<Tokenizer>().map_err(PyValueError::new_err);
-    Ok(match unit {
-        "chars" => Unit::Chars,
-        "bytes" => Unit::Bytes,
-        "estimate" => Unit::Estimate,
-        "tokens" => Unit::Tokens(tokenizer()?),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown unit {other:?}: expected \"chars\", \"tokens\", \"bytes\" or \"estimate\""
-            )));
-        }
-    })
-}
-
 /// A path as records name it: as given, `/` separators.
 fn rel_of(path: &Path) -> Option<String> {
     let s = path.to_str()?;
@@ -80,6 +68,15 @@ fn rel_of(path: &Path) -> Option<String> {
 }
 
 impl Chunker {
+    /// The first error of a callable tokenizer since the last check: a call that chunked with
+    /// a failing tokenizer raises it rather than return chunks measured by a stand-in.
+    fn sizer_error(&self) -> PyResult<()> {
+        match self.py_sizer.as_ref().and_then(|s| s.take_error()) {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+
     fn pool(&self) -> PyResult<Arc<rayon::ThreadPool>> {
         let pool = self.pool.get_or_init(|| {
             rayon::ThreadPoolBuilder::new()
@@ -151,23 +148,27 @@ impl Chunker {
     #[pyo3(signature = (
         budget = 2000,
         unit = "chars",
-        tokenizer = "o200k",
+        tokenizer = None,
         overlap = 0,
         headers = true,
         max_file_size = cleave_engine::DEFAULT_MAX_FILE_SIZE,
         threads = None,
     ))]
+    // One argument per keyword of the Python constructor.
+    #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         budget: usize,
         unit: &str,
-        tokenizer: &str,
+        tokenizer: Option<&Bound<'_, PyAny>>,
         overlap: usize,
         headers: bool,
         max_file_size: u64,
         threads: Option<usize>,
     ) -> PyResult<Self> {
-        let config = ChunkConfig::new(budget, parse_unit(unit, tokenizer)?)
-            .and_then(|c| c.with_overlap(overlap))
+        let (config, py_sizer) = Choice::from_arg(py, tokenizer)?.config(budget, unit)?;
+        let config = config
+            .with_overlap(overlap)
             .map_err(|err| PyValueError::new_err(err.to_string()))?
             .with_headers(headers);
         if threads == Some(0) {
@@ -177,17 +178,18 @@ impl Chunker {
         let args = Args {
             budget,
             unit: unit.to_owned(),
-            tokenizer: tokenizer.to_owned(),
+            tokenizer: tokenizer.map(|t| t.clone().unbind()),
             overlap,
             headers,
             max_file_size,
             threads,
         };
         Ok(Self {
-            settings: Arc::new(Settings { config, max_file_size }),
+            settings: Arc::new(Settings::new(config).with_max_file_size(max_file_size)),
             args,
             threads: threads.unwrap_or(cores),
             pool: OnceLock::new(),
+            py_sizer,
             ctx: Mutex::new(Context::new()),
         })
     }
@@ -239,6 +241,7 @@ impl Chunker {
         let prepared = py.detach(|| {
             Prepared::new(self.with_context(|ctx| chunk_text(&rel, text, &self.settings, ctx)))
         });
+        self.sizer_error()?;
         prepared.into_chunks(py)
     }
 
@@ -260,6 +263,7 @@ impl Chunker {
             };
             Prepared::new(result)
         });
+        self.sizer_error()?;
         if prepared.is_error() || prepared.reason() == Some(&Skip::NotRegular("folder").to_string())
         {
             let reason = prepared.reason().unwrap_or("unreadable").to_owned();
@@ -289,6 +293,7 @@ impl Chunker {
                     .collect()
             })
         });
+        self.sizer_error()?;
         prepared.into_iter().map(|p| p.into_py(py)).collect()
     }
 
@@ -311,21 +316,29 @@ impl Chunker {
             WalkOptions { hidden, no_ignore, follow, exclude: Vec::new(), threads: self.threads };
         let walked = py.detach(|| walk(&root, &options));
         let walked = walked.map_err(|err| error::from_io(py, &root.to_string_lossy(), &err))?;
-        ChunkTree::start(self.pool()?, Arc::clone(&self.settings), walked.entries)
+        ChunkTree::start(
+            self.pool()?,
+            Arc::clone(&self.settings),
+            walked.entries,
+            self.py_sizer.clone(),
+        )
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let a = &self.args;
-        format!(
-            "Chunker(budget={}, unit={:?}, tokenizer={:?}, overlap={}, headers={}, max_file_size={}, threads={})",
+        let tokenizer = match &a.tokenizer {
+            Some(t) => t.bind(py).repr()?.to_string(),
+            None => "None".to_owned(),
+        };
+        Ok(format!(
+            "Chunker(budget={}, unit={:?}, tokenizer={tokenizer}, overlap={}, headers={}, max_file_size={}, threads={})",
             a.budget,
             a.unit,
-            a.tokenizer,
             a.overlap,
             if a.headers { "True" } else { "False" },
             a.max_file_size,
             a.threads.map_or_else(|| "None".to_owned(), |t| t.to_string())
-        )
+        ))
     }
 
     /// Pickling (Ray actors, multiprocessing): the constructor's arguments.
@@ -337,7 +350,7 @@ impl Chunker {
         let args = (
             a.budget,
             a.unit.as_str(),
-            a.tokenizer.as_str(),
+            a.tokenizer.as_ref().map(|t| t.clone_ref(py)),
             a.overlap,
             a.headers,
             a.max_file_size,

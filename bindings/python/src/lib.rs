@@ -14,6 +14,7 @@ mod chunker;
 mod error;
 mod language;
 mod result;
+mod sizer;
 mod tree;
 
 use pyo3::prelude::*;

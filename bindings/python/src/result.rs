@@ -25,6 +25,9 @@ struct Fields {
     is_error: bool,
     language: Option<String>,
     bytes: u64,
+    /// What the text view was decoded from (`utf-16le`, `docx`, …) when it is not the file's
+    /// own UTF-8.
+    encoding: Option<String>,
     /// The per-file entry of `cleave chunk --report`, as JSON.
     entry: String,
 }
@@ -43,6 +46,11 @@ impl Prepared {
         };
         let offsets = char_offsets(&result.chunks);
         let is_error = result.is_error();
+        // The encoding's record name, as the report spells it.
+        let encoding = result.encoding.and_then(|e| match serde_json::to_value(e) {
+            Ok(serde_json::Value::String(name)) => Some(name),
+            _ => None,
+        });
         let chunks = result.chunks.into_iter().zip(offsets).map(|(c, (s, e))| (c, s, e)).collect();
         Self {
             fields: Fields {
@@ -53,6 +61,7 @@ impl Prepared {
                 is_error,
                 language: result.language,
                 bytes: result.bytes,
+                encoding,
                 entry,
             },
             chunks,
@@ -139,6 +148,13 @@ impl PyFileResult {
     #[getter]
     fn bytes(&self) -> u64 {
         self.fields.bytes
+    }
+
+    /// What the chunked text was decoded from when it is not the file's own UTF-8:
+    /// `utf-16le`, `utf-16be`, `docx`, `pptx`, `xlsx`; offsets then index that text view.
+    #[getter]
+    fn encoding(&self) -> Option<&str> {
+        self.fields.encoding.as_deref()
     }
 
     #[getter]

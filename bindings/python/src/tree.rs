@@ -9,6 +9,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::result::{Prepared, PyFileResult};
+use crate::sizer::PySizer;
 
 /// Results waiting to be taken. The engine bounds what is in flight on the pool by bytes; this
 /// bounds what waits for a slow consumer, so a Python loop that stops reading holds at most
@@ -22,6 +23,8 @@ const WAITING: usize = 64;
 pub struct ChunkTree {
     results: Mutex<Receiver<Prepared>>,
     total: usize,
+    /// A callable tokenizer, whose first error ends the iteration.
+    py_sizer: Option<Arc<PySizer>>,
 }
 
 impl ChunkTree {
@@ -29,6 +32,7 @@ impl ChunkTree {
         pool: Arc<rayon::ThreadPool>,
         settings: Arc<Settings>,
         entries: Vec<Input>,
+        py_sizer: Option<Arc<PySizer>>,
     ) -> PyResult<Self> {
         let (tx, rx) = sync_channel(WAITING);
         let total = entries.len();
@@ -45,7 +49,7 @@ impl ChunkTree {
                     });
             })
             .map_err(|err| PyRuntimeError::new_err(format!("cannot start a thread: {err}")))?;
-        Ok(Self { results: Mutex::new(rx), total })
+        Ok(Self { results: Mutex::new(rx), total, py_sizer })
     }
 }
 
@@ -72,6 +76,9 @@ impl ChunkTree {
             let results = self.results.lock().unwrap_or_else(PoisonError::into_inner);
             results.recv().ok()
         });
+        if let Some(err) = self.py_sizer.as_ref().and_then(|s| s.take_error()) {
+            return Err(err);
+        }
         next.map(|p| p.into_py(py)).transpose()
     }
 }

@@ -1,7 +1,7 @@
 """Type hints for the extension module (its docstrings are on the objects themselves)."""
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal, final
 
 DEFAULT_MAX_FILE_SIZE: int
@@ -77,6 +77,8 @@ class FileResult:
     @property
     def bytes(self) -> int: ...
     @property
+    def encoding(self) -> str | None: ...
+    @property
     def chunks(self) -> list[Chunk]: ...
     def to_dict(self) -> dict[str, Any]: ...
     def __len__(self) -> int: ...
@@ -95,7 +97,7 @@ class Chunker:
         self,
         budget: int = 2000,
         unit: Unit = "chars",
-        tokenizer: str = "o200k",
+        tokenizer: str | os.PathLike[str] | Callable[[str], int] | None = None,
         overlap: int = 0,
         headers: bool = True,
         max_file_size: int = ...,
