@@ -10,13 +10,15 @@ use crate::support::root;
 /// The layers, lowest first: a crate may depend on the crates before it. Faces (the CLI and
 /// any later one) sit on the engine alone.
 const LAYERS: &[&str] = &["core", "code", "prose", "engine"];
-const FACES: &[&str] = &["mcp", "cli"];
+/// Faces and the faces they host besides the engine (the CLI runs `cleave mcp`).
+const FACES: &[(&str, &[&str])] = &[("cli", &["mcp"]), ("mcp", &[]), ("python", &[])];
 
+/// Every crate of the workspace: `crates/*` and the bindings (`bindings/python`).
 fn crates() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = fs::read_dir(root().join("crates"))
-        .expect("crates/")
-        .flatten()
-        .map(|e| e.path())
+    let mut out: Vec<PathBuf> = ["crates", "bindings"]
+        .iter()
+        .filter_map(|d| fs::read_dir(root().join(d)).ok())
+        .flat_map(|d| d.flatten().map(|e| e.path()))
         .filter(|p| p.join("Cargo.toml").exists())
         .collect();
     out.sort();
@@ -48,12 +50,10 @@ fn crates_depend_one_way_and_faces_only_on_the_engine() {
         let name = dir.file_name().expect("name").to_string_lossy().into_owned();
         let manifest = fs::read_to_string(dir.join("Cargo.toml")).expect("manifest");
         let deps = cleave_deps(&manifest);
-        // A face sits on the engine; the CLI also hosts the faces before it (`cleave mcp`).
-        let allowed: BTreeSet<String> = if let Some(at) = FACES.iter().position(|f| *f == name) {
-            std::iter::once("engine")
-                .chain(FACES[..at].iter().copied())
-                .map(str::to_owned)
-                .collect()
+        // A face sits on the engine, and on the faces it hosts.
+        let allowed: BTreeSet<String> = if let Some((_, hosts)) = FACES.iter().find(|f| f.0 == name)
+        {
+            std::iter::once("engine").chain(hosts.iter().copied()).map(str::to_owned).collect()
         } else {
             let at = LAYERS.iter().position(|l| *l == name).unwrap_or_else(|| {
                 panic!("crates/{name} is in no layer: add it to LAYERS or FACES")

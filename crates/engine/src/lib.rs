@@ -41,6 +41,7 @@ mod walk;
 
 // The chunking vocabulary a face needs, so that a face depends on the engine alone.
 pub use cache::{Cache, CachedFile, SOURCE_ID};
+pub use cleave_code::{Language, languages};
 #[cfg(feature = "hf-tokenizers")]
 pub use cleave_core::HfTokenizer;
 pub use cleave_core::{
