@@ -27,6 +27,9 @@ for lang in go java javascript python rust tsx typescript; do
         stem=$(basename "$f")
         seed code "$stem" "$CHARS" "$(printf '\\x%02x' $i)" "$f"
         seed code "$stem.sections" "$TOKENS" "$(printf '\\x%02x' $((0xa0 + i)))" "$f"
+        # code_sections: low nibble the language, top three bits the section length (0x40:
+        # 128 bytes), compared with the whole parse.
+        seed code_sections "$stem" "$CHARS" "$(printf '\\x%02x' $((0x40 + i)))" "$f"
     done
     i=$((i + 1))
 done
