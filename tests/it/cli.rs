@@ -1,6 +1,6 @@
 //! The command line, end to end.
 
-use cleave_core::{Chunk, ChunkConfig};
+use cleave_engine::{Chunk, ChunkConfig};
 use serde_json::Value;
 
 use crate::support::{by_path, check_all, cleave, fixture, parse_jsonl, root, run, unit};
@@ -178,7 +178,13 @@ fn json_document_holds_the_same_chunks_as_jsonl() {
     let chunks: Vec<Chunk> = serde_json::from_value(doc["chunks"].clone()).unwrap();
     assert_eq!(chunks, jsonl);
     assert_eq!(doc["run"]["budget"], 300);
-    assert!(doc["files"].as_array().unwrap().iter().all(|f| f["outcome"] == "chunked"));
+    // Every entry has an outcome: the files chunked, and the hidden and ignored entries of the
+    // fixture skipped with their reason.
+    let files = doc["files"].as_array().unwrap();
+    assert!(files.iter().all(|f| f["outcome"] == "chunked"
+        || f["outcome"] == "skipped" && f["reason"].as_str().is_some_and(|r| !r.is_empty())));
+    let chunked = files.iter().filter(|f| f["outcome"] == "chunked").count();
+    assert_eq!(chunked, by_path(jsonl).len());
 }
 
 #[test]
@@ -205,7 +211,7 @@ fn out_folder_holds_chunk_files_whose_ranges_reproduce_every_byte() {
         assert!(c["tokens"].as_u64().unwrap() <= 250);
     }
     let files = manifest["files"].as_array().unwrap();
-    assert_eq!(files.len(), rebuilt.len());
+    assert_eq!(files.iter().filter(|f| f["outcome"] != "skipped").count(), rebuilt.len());
     for (path, bytes) in rebuilt {
         assert_eq!(bytes, std::fs::read(dir.join(&path)).unwrap(), "{path} rebuilt byte for byte");
     }
@@ -245,4 +251,36 @@ fn dump_atoms_prints_the_tree() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with("# "), "{text}");
     assert!(text.contains("0..") && text.contains("Block"), "{text}");
+}
+
+#[test]
+fn outline_lists_symbols_and_numbered_sections_with_their_chunks() {
+    let dir = fixture("mixed");
+    let out = cleave().args(["outline", dir.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("docs/\n  guide.md · markdown"), "{text}");
+    assert!(text.contains("      1.1 Install  L5-25  @"), "{text}");
+    assert!(text.contains("      def login  L23-31  @"), "{text}");
+    assert!(!text.contains(".hidden.txt"), "walked-over entries are left out: {text}");
+    // The ids are those of `cleave chunk` with the same budget (outline's default is 1000).
+    let chunks = parse_jsonl(&run(&[dir.to_str().unwrap(), "--budget", "1000", "-q"]).0);
+    let json =
+        cleave().args(["outline", dir.to_str().unwrap(), "--format", "json"]).output().unwrap();
+    let doc: Value = serde_json::from_slice(&json.stdout).unwrap();
+    for file in doc["files"].as_array().unwrap() {
+        for entry in file["entries"].as_array().unwrap() {
+            for id in entry["chunks"].as_array().unwrap() {
+                let c = chunks.iter().find(|c| c.id == id.as_str().unwrap()).expect("a chunk id");
+                assert!(c.byte_start < entry["byte_end"].as_u64().unwrap() as usize);
+                assert!(c.byte_end > entry["byte_start"].as_u64().unwrap() as usize);
+            }
+        }
+    }
+    // A budget keeps the outline within it and says what it left out.
+    let small =
+        cleave().args(["outline", dir.to_str().unwrap(), "--budget", "400"]).output().unwrap();
+    let small = String::from_utf8(small.stdout).unwrap();
+    assert!(small.chars().count() <= 400, "{small}");
+    assert!(small.contains("entries left out"), "{small}");
 }

@@ -1,6 +1,8 @@
 //! End-to-end tests: the `cleave` binary on the fixtures, every record checked by the shared
 //! invariant checker.
 
+mod agent;
 mod cli;
+mod safety;
 mod snapshots;
 mod support;

@@ -1,7 +1,7 @@
 //! Snapshots of the CLI's chunks for the mixed fixture folder, per file × unit × budget, named
 //! `{stem}_{unit}_{budget}`; every run also goes through the invariant checker.
 
-use cleave_core::{Chunk, ChunkConfig};
+use cleave_engine::{Chunk, ChunkConfig};
 
 use crate::support::{by_path, check_all, fixture, parse_jsonl, run, unit};
 

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use cleave_core::{Chunk, ChunkConfig, Source, Tokenizer, Unit, check_chunks};
+use cleave_engine::{Chunk, ChunkConfig, Source, Tokenizer, Unit, check_chunks};
 
 /// The workspace root.
 pub fn root() -> PathBuf {

@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use anyhow::Result;
 use clap::{Parser, Subcommand, ValueEnum};
+use cleave_engine::{ChunkConfig, Tokenizer, Unit, WalkOptions};
 
 /// cleave: cut repositories and documents into chunks an LLM can use on their own.
 #[derive(Debug, Parser)]
@@ -18,6 +20,14 @@ pub struct Cli {
 pub enum Command {
     /// Chunk a file or a folder; JSON Lines on stdout unless --out or --output say otherwise.
     Chunk(ChunkArgs),
+    /// Print the outline of a file or a folder: each file's symbols or numbered sections with
+    /// their lines and the ids of the chunks that hold them, grouped by folder.
+    Outline(OutlineArgs),
+    /// Choose the chunks a question needs, whole, within a total budget, in reading order,
+    /// each tagged with where it comes from.
+    Select(SelectArgs),
+    /// Print chosen chunks by id (as listed by `outline` or `select`) within a budget.
+    Read(ReadArgs),
     /// Print the atom tree of one file, as the chunker sees it.
     DumpAtoms(DumpArgs),
     /// Check JSON Lines written by `cleave chunk` against the files they came from: every
@@ -36,6 +46,12 @@ pub struct VerifyArgs {
     /// Budget, unit, tokenizer, overlap and headers, as given to `cleave chunk`.
     #[command(flatten)]
     pub size: SizeArgs,
+    /// Which files the run walked, as given to `cleave chunk`.
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    /// Accept JSON Lines without any record (a root with nothing to chunk).
+    #[arg(long)]
+    pub allow_empty: bool,
 }
 
 /// Budget units on the command line.
@@ -89,24 +105,128 @@ pub struct ChunkArgs {
     /// Write the records to this file instead of stdout.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most four per core).
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write the full per-file report (JSON) here.
     #[arg(long)]
     pub report: Option<PathBuf>,
-    /// Also chunk hidden files and folders.
+    /// Keep per-file results in this folder and reuse them: a re-run chunks only the files
+    /// (or options, or cleave build) that changed. Never walked as input.
     #[arg(long)]
-    pub hidden: bool,
-    /// Do not honour .gitignore, .ignore and similar files.
-    #[arg(long)]
-    pub no_ignore: bool,
-    /// Skip files larger than this many bytes.
-    #[arg(long, default_value_t = 16 * 1024 * 1024)]
-    pub max_file_size: u64,
+    pub cache: Option<PathBuf>,
+    /// Which files to walk.
+    #[command(flatten)]
+    pub walk: WalkArgs,
     /// No summary on stderr.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+}
+
+/// Arguments of `cleave outline`.
+#[derive(Debug, clap::Args)]
+pub struct OutlineArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// Most units of text output: deeper entries are left out first, and counted.
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// Text for people and agents, or JSON for programs (always whole).
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// How `outline`, `select` and `read` chunk: the chunk ids they show belong to these values.
+#[derive(Debug, clap::Args)]
+pub struct ChunkingArgs {
+    /// The budget of each chunk (as `cleave chunk --budget`): chunk ids belong to it.
+    #[arg(long, default_value_t = 1000)]
+    pub chunk_budget: usize,
+    /// What the budgets count.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The BPE vocabulary for --unit tokens.
+    #[arg(long, value_enum, default_value_t = TokenizerArg::O200k)]
+    pub tokenizer: TokenizerArg,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Which files to walk.
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+/// Arguments of `cleave select`.
+#[derive(Debug, clap::Args)]
+pub struct SelectArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// The question.
+    #[arg(long, short = 'q')]
+    pub query: String,
+    /// Most units of the whole selection, tags and headers included.
+    #[arg(long, default_value_t = 4000)]
+    pub budget: usize,
+    /// The kind of question (guessed from its words when not given).
+    #[arg(long, value_enum)]
+    pub query_type: Option<QueryTypeArg>,
+    /// Terms that weigh more than the question's own words (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub keywords: Vec<String>,
+    /// Most passages.
+    #[arg(long, default_value_t = 20)]
+    pub max_segments: usize,
+    /// A single file whose text takes at most this many units is returned whole if it fits.
+    #[arg(long, default_value_t = 12_000)]
+    pub passthrough: usize,
+    /// Text for agents, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// Arguments of `cleave read`.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// Chunk ids or unique prefixes of them (comma-separated), read in the order given.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub ids: Vec<String>,
+    /// Most units of the output, tags and headers included.
+    #[arg(long, default_value_t = 8000)]
+    pub budget: usize,
+    /// Text for agents, or JSON for programs.
+    #[arg(long, value_enum, default_value_t = OutlineFormat::Text)]
+    pub format: OutlineFormat,
+    /// How the files are chunked.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
+}
+
+/// Kinds of question on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QueryTypeArg {
+    /// What something is or why: overview sections first.
+    Concept,
+    /// How something is computed: algorithms, proofs, formulas first.
+    Algorithm,
+    /// How to implement or change something: code first.
+    Code,
+}
+
+/// Outline formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutlineFormat {
+    /// Indented text.
+    Text,
+    /// One JSON document.
+    Json,
 }
 
 /// Arguments of `cleave dump-atoms`.
@@ -114,6 +234,23 @@ pub struct ChunkArgs {
 pub struct DumpArgs {
     /// The file to atomize.
     pub file: PathBuf,
+}
+
+/// Which files a walk takes: shared by `cleave chunk` and `cleave verify`.
+#[derive(Debug, clap::Args)]
+pub struct WalkArgs {
+    /// Also chunk hidden files and folders.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not honour .gitignore, .ignore and similar files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links whose target lies inside the walked root (others are skipped).
+    #[arg(long)]
+    pub follow: bool,
+    /// Skip files larger than this many bytes (they are not read).
+    #[arg(long, default_value_t = cleave_engine::DEFAULT_MAX_FILE_SIZE)]
+    pub max_file_size: u64,
 }
 
 /// How chunks are sized: shared by `cleave chunk` and `cleave verify`.
@@ -134,4 +271,40 @@ pub struct SizeArgs {
     /// Do not inject context headers.
     #[arg(long)]
     pub no_headers: bool,
+}
+
+/// The unit a unit and tokenizer name.
+pub fn unit(unit: UnitArg, tokenizer: TokenizerArg) -> Unit {
+    let tokenizer = match tokenizer {
+        TokenizerArg::O200k => Tokenizer::O200k,
+        TokenizerArg::Cl100k => Tokenizer::Cl100k,
+    };
+    match unit {
+        UnitArg::Chars => Unit::Chars,
+        UnitArg::Bytes => Unit::Bytes,
+        UnitArg::Estimate => Unit::Estimate,
+        UnitArg::Tokens => Unit::Tokens(tokenizer),
+    }
+}
+
+impl SizeArgs {
+    /// The validated configuration these values describe.
+    pub fn config(&self) -> Result<ChunkConfig> {
+        Ok(ChunkConfig::new(self.budget, unit(self.unit, self.tokenizer))?
+            .with_overlap(self.overlap)?
+            .with_headers(!self.no_headers))
+    }
+}
+
+impl WalkArgs {
+    /// The walk these values describe, on `threads` threads, leaving `exclude` out.
+    pub fn options(&self, threads: usize, exclude: Vec<PathBuf>) -> WalkOptions {
+        WalkOptions {
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
+            follow: self.follow,
+            exclude,
+            threads,
+        }
+    }
 }

@@ -1,4 +1,10 @@
 //! `cleave verify`: the shared invariant checker over JSON Lines and the files on disk.
+//!
+//! It walks the root as `cleave chunk` did (same options), re-derives each file's text view
+//! with the engine's own read and decode, and checks: every record's path names a file of
+//! that walk (never `..`, an absolute path, or anything outside the root, which is not read),
+//! every file with text has records, and each file's records pass `check_chunks` (slices,
+//! tiling, budget, lines, ids).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -6,14 +12,15 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use cleave_core::{Chunk, Source, check_chunks};
+use cleave_engine::{Chunk, Skip, Source, check_chunks, decode, read_input, walk};
 
 use crate::args::VerifyArgs;
+use crate::term;
 
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
-    let config = crate::build_config(&args.size)?;
+    let config = args.size.config()?;
     let reader: Box<dyn BufRead> = if args.jsonl == Path::new("-") {
         Box::new(BufReader::new(std::io::stdin()))
     } else {
@@ -21,41 +28,84 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
             .with_context(|| format!("{}: cannot open", args.jsonl.display()))?;
         Box::new(BufReader::new(file))
     };
+    let mut problems = Vec::new();
     let mut files: BTreeMap<String, Vec<Chunk>> = BTreeMap::new();
-    let mut order_errors = 0usize;
     let mut last_path = String::new();
     for (n, line) in reader.lines().enumerate() {
-        let line = line?;
+        let line = line.with_context(|| format!("{}: cannot read", args.jsonl.display()))?;
         let chunk: Chunk = serde_json::from_str(&line)
             .with_context(|| format!("line {}: not a chunk record", n + 1))?;
         if chunk.path != last_path {
             if chunk.path < last_path || files.contains_key(&chunk.path) {
-                eprintln!("{}: records out of path order", chunk.path);
-                order_errors += 1;
+                problems.push(format!("{}: records out of path order", chunk.path));
             }
             last_path.clone_from(&chunk.path);
         }
         files.entry(chunk.path.clone()).or_default().push(chunk);
     }
-    let (mut n_chunks, mut n_bytes, mut violations) = (0usize, 0usize, order_errors);
-    let mut crumbs = 0usize;
-    for (path, chunks) in &files {
-        let file = if args.root.is_file() { args.root.clone() } else { args.root.join(path) };
-        let text = std::fs::read_to_string(&file)
-            .with_context(|| format!("{}: cannot read", file.display()))?;
-        let source = Source::new(path, &text);
-        for e in check_chunks(&source, chunks, &config) {
-            println!("{path}: {e}");
-            violations += 1;
-        }
+    if files.is_empty() && !args.allow_empty {
+        problems.push("no records at all (--allow-empty accepts that)".to_owned());
+    }
+
+    // The JSON Lines file itself is no input, wherever it lies.
+    let exclude = std::fs::canonicalize(&args.jsonl).into_iter().collect();
+    let walked = walk(&args.root, &args.walk.options(1, exclude))
+        .with_context(|| format!("{}", args.root.display()))?;
+    let (mut n_chunks, mut n_bytes, mut crumbs) = (0usize, 0usize, 0usize);
+    for input in walked.entries.iter().filter(|i| i.skip.is_none()) {
+        let chunks = files.remove(&input.rel);
+        let text = match read_input(input, args.walk.max_file_size).and_then(decode) {
+            Ok(decoded) => decoded.text,
+            Err(Skip::Empty | Skip::TooLarge { .. }) if chunks.is_none() => continue,
+            Err(
+                skip @ (Skip::Binary
+                | Skip::NotUtf8 { .. }
+                | Skip::BadUtf16 { .. }
+                | Skip::Utf16NoBom),
+            ) if chunks.is_none() => {
+                let _ = skip;
+                continue;
+            }
+            Err(skip) => {
+                problems.push(format!("{}: cannot check: {skip}", input.rel));
+                continue;
+            }
+        };
+        let Some(chunks) = chunks else {
+            problems.push(format!(
+                "{}: no records for a file of {} bytes of text",
+                input.rel,
+                text.len()
+            ));
+            continue;
+        };
+        let source = Source::new(&input.rel, &text);
+        problems.extend(
+            check_chunks(&source, &chunks, &config)
+                .into_iter()
+                .map(|e| format!("{}: {e}", input.rel)),
+        );
         n_chunks += chunks.len();
         n_bytes += text.len();
         crumbs += chunks.iter().filter(|c| c.tokens * 20 < config.budget()).count();
     }
-    eprintln!(
-        "cleave verify: {} files, {n_chunks} chunks, {n_bytes} bytes: {violations} violations; {:.2} % of chunks under 5 % of the budget",
-        files.len(),
+    for path in files.keys() {
+        problems.push(format!(
+            "{path}: not a file of the walk under {} (not read)",
+            args.root.display()
+        ));
+    }
+    let mut out = String::new();
+    for p in &problems {
+        out.push_str(p);
+        out.push('\n');
+    }
+    term::stdout(out.as_bytes())?;
+    term::note(format_args!(
+        "cleave verify: {} files, {n_chunks} chunks, {n_bytes} bytes: {} violations; {:.2} % of chunks under 5 % of the budget",
+        walked.entries.iter().filter(|i| i.skip.is_none()).count(),
+        problems.len(),
         if n_chunks == 0 { 0.0 } else { crumbs as f64 * 100.0 / n_chunks as f64 }
-    );
-    Ok(if violations == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    ));
+    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

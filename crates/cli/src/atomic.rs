@@ -1,0 +1,273 @@
+//! Outputs written aside and moved into place, so that an interrupted run leaves either the
+//! complete old output or the complete new one, and temporary files never outlive the run.
+//!
+//! Temporary names derive from the target (`.NAME.cleave-tmp-PID` beside it, never inside
+//! it); the walker leaves such names out. A SIGINT or SIGTERM removes the temporaries of the
+//! run before exiting, and a later run beside the same target removes those of dead runs.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use anyhow::{Context, Result, bail};
+
+/// Temporary paths of this run, removed on a signal.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set by the signal handler before it cleans up.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Held by the signal handler while it removes temporaries, until it exits the process.
+static CLEANING: Mutex<()> = Mutex::new(());
+
+/// Whether a signal interrupted the run. A run that fails because its temporaries vanish
+/// under it then waits for the handler, which exits with 130 once they are all gone.
+pub fn wait_if_interrupted() -> bool {
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        let _cleaning = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
+        return true;
+    }
+    false
+}
+
+fn register(path: &Path) {
+    PENDING.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_owned());
+}
+
+fn unregister(path: &Path) {
+    PENDING.lock().unwrap_or_else(PoisonError::into_inner).retain(|p| p != path);
+}
+
+/// Removes this run's temporaries and exits with 130 on SIGINT or SIGTERM.
+pub fn remove_temporaries_on_signal() {
+    let res = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        let _cleaning = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
+        let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(PoisonError::into_inner));
+        for path in pending {
+            remove_any(&path);
+        }
+        std::process::exit(130);
+    });
+    if let Err(err) = res {
+        crate::term::warn(format_args!("cannot handle interrupts: {err}"));
+    }
+}
+
+fn remove_any(path: &Path) {
+    // Workers may still be adding chunk files to a folder being removed: try a few times.
+    for _ in 0..3 {
+        let res = match fs::symlink_metadata(path) {
+            Ok(m) if m.is_dir() => fs::remove_dir_all(path),
+            Ok(_) => fs::remove_file(path),
+            Err(_) => return,
+        };
+        if res.is_ok() {
+            return;
+        }
+    }
+}
+
+/// `(parent, name)` of an output target; `parent` is "." for a bare name.
+fn split(target: &Path) -> Result<(PathBuf, String)> {
+    let name = target
+        .file_name()
+        .with_context(|| format!("{}: names no file or folder", target.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Ok((parent.to_owned(), name))
+}
+
+fn temp_name(name: &str, what: &str, pid: u32) -> String {
+    format!(".{name}.cleave-{what}-{pid}")
+}
+
+/// Removes temporaries of earlier runs beside `target` whose process is gone.
+fn clean_stale(parent: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    let me = std::process::id();
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(file) = file.to_str() else { continue };
+        for what in ["tmp", "old"] {
+            let prefix = format!(".{name}.cleave-{what}-");
+            let Some(pid) = file.strip_prefix(&prefix).and_then(|p| p.parse::<u32>().ok()) else {
+                continue;
+            };
+            if pid != me && !process_alive(pid) {
+                remove_any(&entry.path());
+            }
+        }
+    }
+}
+
+fn process_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new(&format!("/proc/{pid}")).exists()
+    } else {
+        // Without a cheap way to ask, keep what may belong to a live run.
+        true
+    }
+}
+
+/// A file written beside its target and renamed over it on `commit`; removed if dropped.
+pub struct AtomicFile {
+    tmp: PathBuf,
+    target: PathBuf,
+    out: Option<BufWriter<File>>,
+    committed: bool,
+}
+
+impl AtomicFile {
+    /// Starts writing `target`.
+    pub fn create(target: &Path) -> Result<Self> {
+        let (parent, name) = split(target)?;
+        clean_stale(&parent, &name);
+        let tmp = parent.join(temp_name(&name, "tmp", std::process::id()));
+        let file = create_new(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+        register(&tmp);
+        let out = Some(BufWriter::with_capacity(1 << 16, file));
+        Ok(Self { tmp, target: target.to_owned(), out, committed: false })
+    }
+
+    /// Flushes, syncs and moves the file into place.
+    pub fn commit(mut self) -> Result<()> {
+        let what = || format!("{}: cannot write", self.target.display());
+        if let Some(out) = self.out.take() {
+            let file = out.into_inner().map_err(|e| e.into_error()).with_context(what)?;
+            file.sync_all().with_context(what)?;
+        }
+        fs::rename(&self.tmp, &self.target)
+            .with_context(|| format!("{}: cannot move into place", self.target.display()))?;
+        unregister(&self.tmp);
+        self.committed = true;
+        Ok(())
+    }
+
+    /// The target path.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.out.as_mut().map_or(Ok(0), |o| o.write(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.as_mut().map_or(Ok(()), BufWriter::flush)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            self.out = None;
+            let _ = fs::remove_file(&self.tmp);
+            unregister(&self.tmp);
+        }
+    }
+}
+
+/// Creates a file that must not exist; a leftover of an earlier run with this process id (ids
+/// are reused) is removed first, as its name is cleave's own.
+fn create_new(path: &Path) -> io::Result<File> {
+    match File::options().write(true).create_new(true).open(path) {
+        Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
+            remove_any(path);
+            File::options().write(true).create_new(true).open(path)
+        }
+        res => res,
+    }
+}
+
+/// A folder built beside its target and swapped into place on `commit`; removed if dropped.
+pub struct StagedDir {
+    tmp: PathBuf,
+    target: PathBuf,
+    parent: PathBuf,
+    name: String,
+    committed: bool,
+}
+
+impl StagedDir {
+    /// Starts building `target` (whose parent folders are created).
+    pub fn create(target: &Path) -> Result<Self> {
+        let (parent, name) = split(target)?;
+        fs::create_dir_all(&parent)
+            .with_context(|| format!("{}: cannot create", parent.display()))?;
+        clean_stale(&parent, &name);
+        let tmp = parent.join(temp_name(&name, "tmp", std::process::id()));
+        if fs::symlink_metadata(&tmp).is_ok() {
+            remove_any(&tmp);
+        }
+        fs::create_dir(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
+        register(&tmp);
+        Ok(Self { tmp, target: target.to_owned(), parent, name, committed: false })
+    }
+
+    /// Where to write the folder's contents.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// Moves the folder into place. An existing target is swapped with it in one step where
+    /// the system can (Linux `renameat2`), else renamed aside first; the old output is
+    /// deleted only once the new one is in place.
+    pub fn commit(mut self) -> Result<()> {
+        let place = || format!("{}: cannot move the output into place", self.target.display());
+        if fs::symlink_metadata(&self.target).is_err() {
+            fs::rename(&self.tmp, &self.target).with_context(place)?;
+        } else if exchange(&self.tmp, &self.target).is_ok() {
+            // The temporary name now holds the old output.
+            remove_any(&self.tmp);
+        } else {
+            let old = self.parent.join(temp_name(&self.name, "old", std::process::id()));
+            register(&old);
+            fs::rename(&self.target, &old).with_context(place)?;
+            if let Err(err) = fs::rename(&self.tmp, &self.target) {
+                // Put the old output back rather than leave none.
+                let _ = fs::rename(&old, &self.target);
+                unregister(&old);
+                return Err(err).with_context(place);
+            }
+            remove_any(&old);
+            unregister(&old);
+        }
+        unregister(&self.tmp);
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for StagedDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            remove_any(&self.tmp);
+            unregister(&self.tmp);
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).map_err(io::Error::from)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn exchange(_: &Path, _: &Path) -> io::Result<()> {
+    Err(io::Error::other("no atomic exchange here"))
+}
+
+/// Refuses a target that exists and is not a folder.
+pub fn ensure_dir_target(target: &Path) -> Result<()> {
+    match fs::symlink_metadata(target) {
+        Ok(m) if !m.is_dir() => bail!("{}: exists and is not a folder", target.display()),
+        _ => Ok(()),
+    }
+}

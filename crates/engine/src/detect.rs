@@ -1,0 +1,82 @@
+//! What a file is: one registry of code languages, prose and data formats, shebangs and
+//! special file names, consulted in that order.
+
+use cleave_code::Language;
+use cleave_core::ContentKind;
+use cleave_prose::Format;
+
+/// What a file is, by name and first line.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Source code in a language cleave parses.
+    Code(&'static Language),
+    /// A document or data format.
+    Prose(Format),
+    /// Anything else that is text: blank-line blocks.
+    Text,
+}
+
+impl Kind {
+    /// The name records carry as `language`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Code(lang) => lang.name,
+            Kind::Prose(format) => format.name(),
+            Kind::Text => "text",
+        }
+    }
+
+    /// Code, prose or data.
+    pub fn content(self) -> ContentKind {
+        match self {
+            Kind::Code(_) => ContentKind::Code,
+            Kind::Prose(format) => format.content(),
+            Kind::Text => ContentKind::Prose,
+        }
+    }
+}
+
+/// File names (compared without case) that are prose whatever their extension, sorted.
+const PROSE_NAMES: &[&str] = &["LICENSE", "README"];
+
+/// The kind of the file at `rel` whose text starts with `text`: by extension (code, then
+/// prose and data), then by shebang, then by special name.
+pub fn detect(rel: &str, text: &str) -> Kind {
+    if let Some(lang) = cleave_code::language_for_path(rel) {
+        return Kind::Code(lang);
+    }
+    if let Some(format) = cleave_prose::format_for_path(rel) {
+        return Kind::Prose(format);
+    }
+    let first_line = text.lines().next().unwrap_or("");
+    if let Some(lang) = cleave_code::language_for_shebang(first_line) {
+        return Kind::Code(lang);
+    }
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    if PROSE_NAMES.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+        return Kind::Prose(Format::Text);
+    }
+    Kind::Text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_names_are_sorted_and_unique() {
+        assert!(PROSE_NAMES.windows(2).all(|w| w[0] < w[1]), "{PROSE_NAMES:?}");
+    }
+
+    #[test]
+    fn extension_then_shebang_then_name() {
+        assert_eq!(detect("src/a.rs", "").name(), "rust");
+        assert_eq!(detect("docs/a.md", "").name(), "markdown");
+        assert_eq!(detect("bin/run", "#!/usr/bin/env python3\nprint(1)\n").name(), "python");
+        assert!(matches!(detect("README", "hello"), Kind::Prose(Format::Text)));
+        assert!(matches!(detect("license", "MIT"), Kind::Prose(Format::Text)));
+        assert!(matches!(detect("notes", "hello"), Kind::Text));
+        // The extension wins over a shebang.
+        assert_eq!(detect("a.md", "#!/bin/python\n").name(), "markdown");
+    }
+}

@@ -1,0 +1,163 @@
+//! A file's outline: its symbols (code) or its section tree (documents), each with its lines
+//! and the chunks that hold it. Built from the atom tree the file was chunked along and the
+//! chunks it gave, so an outline always agrees with the records.
+
+use cleave_core::{Atom, AtomKind, AtomTree, Chunk, Source};
+use serde::{Deserialize, Serialize};
+
+/// One named atom of a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutlineEntry {
+    /// Nesting among the file's entries: 0 for top-level items and sections.
+    pub depth: usize,
+    /// `symbol` or `section`.
+    pub kind: String,
+    /// How the atom reads: `class Flask`, `fn login`, `Install`.
+    pub label: String,
+    /// Qualified name (`Flask.route`, `Guide > Install`).
+    pub name: String,
+    /// For sections: the numbered path, `3.2.1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<String>,
+    /// First line of the item's signature, for symbols that have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Byte range in the file's text.
+    pub byte_start: usize,
+    /// End of the byte range (exclusive).
+    pub byte_end: usize,
+    /// First line, 1-based.
+    pub line_start: usize,
+    /// Last line, 1-based, inclusive.
+    pub line_end: usize,
+    /// Ids of the chunks that hold some of it, in order.
+    pub chunks: Vec<String>,
+}
+
+/// The outline of a file chunked along `tree` into `chunks`, entries in reading order.
+pub fn outline(tree: &AtomTree, source: &Source<'_>, chunks: &[Chunk]) -> Vec<OutlineEntry> {
+    let mut out = Vec::new();
+    let mut walk =
+        Walk { tree, source, chunks, names: Vec::new(), numbers: vec![0], out: &mut out };
+    walk.atom(&tree.root, 0);
+    out
+}
+
+struct Walk<'a, 'o> {
+    tree: &'a AtomTree,
+    source: &'a Source<'a>,
+    chunks: &'a [Chunk],
+    /// Qualified-name parts of the enclosing entries.
+    names: Vec<String>,
+    /// Section counters per depth (the last is the next number at the current depth).
+    numbers: Vec<usize>,
+    out: &'o mut Vec<OutlineEntry>,
+}
+
+impl Walk<'_, '_> {
+    fn atom(&mut self, atom: &Atom, depth: usize) {
+        let Some(name) = atom.name().map(str::to_owned) else {
+            for child in &atom.children {
+                self.atom(child, depth);
+            }
+            return;
+        };
+        let is_section = atom.kind == AtomKind::Section;
+        let number = is_section.then(|| {
+            if let Some(n) = self.numbers.last_mut() {
+                *n += 1;
+            }
+            let parts: Vec<String> = self.numbers.iter().map(usize::to_string).collect();
+            parts.join(".")
+        });
+        let label = atom.label_text().unwrap_or(&name).to_owned();
+        let signature = atom
+            .label
+            .as_deref()
+            .and_then(|l| l.signature.as_deref())
+            .and_then(|s| s.lines().map(str::trim).find(|l| !l.is_empty()))
+            .map(str::to_owned);
+        let separator = if is_section { " > " } else { self.tree.separator };
+        let mut qualified = self.names.join(separator);
+        if !qualified.is_empty() {
+            qualified.push_str(separator);
+        }
+        qualified.push_str(&name);
+        let range = atom.range.clone();
+        let (line_start, line_end) = self.source.line_range(range.start, range.end);
+        let first = self.chunks.partition_point(|c| c.byte_end <= range.start);
+        let chunks = self.chunks[first..]
+            .iter()
+            .take_while(|c| c.byte_start < range.end)
+            .map(|c| c.id.clone())
+            .collect();
+        self.out.push(OutlineEntry {
+            depth,
+            kind: if is_section { "section" } else { "symbol" }.to_owned(),
+            label,
+            name: qualified,
+            number,
+            signature,
+            byte_start: range.start,
+            byte_end: range.end,
+            line_start,
+            line_end,
+            chunks,
+        });
+        self.names.push(name);
+        if is_section {
+            self.numbers.push(0);
+        }
+        for child in &atom.children {
+            self.atom(child, depth + 1);
+        }
+        if is_section {
+            self.numbers.pop();
+        }
+        self.names.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Settings, chunk_bytes};
+    use cleave_core::{ChunkConfig, Unit};
+
+    fn outline_of(path: &str, text: &str) -> Vec<super::OutlineEntry> {
+        let settings =
+            Settings::new(ChunkConfig::new(400, Unit::Chars).expect("config")).with_outline(true);
+        chunk_bytes(path, text.as_bytes().to_vec(), &settings).outline.expect("an outline")
+    }
+
+    #[test]
+    fn sections_are_numbered_and_nested() {
+        let text =
+            "# Guide\n\nIntro.\n\n## Install\n\nText.\n\n### Linux\n\nMore.\n\n## Use\n\nEnd.\n";
+        let entries = outline_of("guide.md", text);
+        let got: Vec<(usize, Option<&str>, &str, usize)> = entries
+            .iter()
+            .map(|e| (e.depth, e.number.as_deref(), e.name.as_str(), e.line_start))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, Some("1"), "Guide", 1),
+                (1, Some("1.1"), "Guide > Install", 5),
+                (2, Some("1.1.1"), "Guide > Install > Linux", 9),
+                (1, Some("1.2"), "Guide > Use", 13),
+            ]
+        );
+        assert!(entries.iter().all(|e| !e.chunks.is_empty()));
+    }
+
+    #[test]
+    fn symbols_carry_qualified_names_signatures_and_chunks() {
+        let text = "class Flask:\n    def route(self, rule):\n        return rule\n\n\ndef main():\n    pass\n";
+        let entries = outline_of("app.py", text);
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["Flask", "Flask.route", "main"]);
+        assert_eq!(entries[1].depth, 1);
+        assert_eq!(entries[1].signature.as_deref(), Some("def route(self, rule):"));
+        assert_eq!((entries[2].line_start, entries[2].line_end), (6, 7));
+    }
+}

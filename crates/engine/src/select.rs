@@ -1,0 +1,512 @@
+//! Choosing what a question needs: chunks ranked by BM25F over their body, header, symbols and
+//! section path with a code-aware tokenizer, plus structural priors for the kind of question,
+//! then chosen whole under a total budget, put back in reading order, and rendered as passages
+//! tagged with where they come from. Built from the per-file results: it never chunks again.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use cleave_core::{Chunk, ChunkSizer, ContentKind};
+use serde::Serialize;
+
+use crate::file::FileResult;
+
+/// What kind of question a selection answers; it decides the structural priors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QueryType {
+    /// What something is or why: overview sections first (abstract, introduction, summary…).
+    Concept,
+    /// How something is computed: algorithms, proofs, definitions and formulas first.
+    Algorithm,
+    /// How to implement or change something: code and implementation sections first.
+    Code,
+}
+
+impl QueryType {
+    /// The kind of question `query` most likely is.
+    pub fn guess(query: &str) -> Self {
+        let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+        let has = |list: &[&str]| words.iter().any(|w| list.iter().any(|k| w.starts_with(k)));
+        if has(&[
+            "algorithm",
+            "proof",
+            "prove",
+            "theorem",
+            "lemma",
+            "formula",
+            "equation",
+            "derive",
+            "complexity",
+        ]) {
+            return QueryType::Algorithm;
+        }
+        let identifier = query
+            .split_whitespace()
+            .any(|w| w.contains('_') || w.contains("::") || w.contains("()") || is_camel(w));
+        if identifier
+            || has(&[
+                "function",
+                "method",
+                "class",
+                "implement",
+                "code",
+                "api",
+                "call",
+                "struct",
+                "module",
+            ])
+        {
+            return QueryType::Code;
+        }
+        QueryType::Concept
+    }
+}
+
+fn is_camel(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars.next().is_some_and(char::is_alphabetic)
+        && word.chars().skip(1).any(char::is_uppercase)
+        && word.chars().any(char::is_lowercase)
+}
+
+/// What to select.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The question, in words.
+    pub text: String,
+    /// Extra terms that must weigh more than the question's own words.
+    pub keywords: Vec<String>,
+    /// The kind of question (guessed from the text when not given).
+    pub kind: QueryType,
+    /// Most passages to return.
+    pub max_segments: usize,
+    /// The most units the whole rendered selection may take.
+    pub budget: usize,
+    /// A single file whose text takes at most this many units is returned whole when it fits.
+    pub passthrough: usize,
+}
+
+/// One passage of a selection.
+#[derive(Debug, Clone, Serialize)]
+pub struct Passage {
+    /// The chunk's record.
+    pub chunk: Chunk,
+    /// Its title: the innermost section or symbol it lies in, or its path.
+    pub title: String,
+    /// The provenance tag that heads it.
+    pub tag: String,
+    /// Its ranking score (0 for a file passed through whole).
+    pub score: f64,
+}
+
+/// A selection: passages in reading order, what was considered, and how.
+#[derive(Debug, Clone, Serialize)]
+pub struct Selection {
+    /// The chosen passages, in reading order.
+    pub passages: Vec<Passage>,
+    /// The kind of question the priors assumed.
+    pub query_type: QueryType,
+    /// Per file chosen from, the document type the engine saw, if any.
+    pub strategy: String,
+    /// Chunks ranked.
+    pub candidates: usize,
+    /// Chunks that scored but did not fit the budget or the segment limit.
+    pub left_out: usize,
+    /// Size of the rendered selection in the run's unit.
+    pub size: usize,
+}
+
+/// The words of a text for matching: lower-case runs of letters and digits, identifiers also
+/// split at `_` and at camelCase humps (the whole identifier is kept too), stop words out.
+pub fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        if raw.is_empty() {
+            continue;
+        }
+        let whole = raw.to_lowercase();
+        let mut parts = Vec::new();
+        for piece in raw.split('_').filter(|p| !p.is_empty()) {
+            let mut start = 0;
+            let chars: Vec<(usize, char)> = piece.char_indices().collect();
+            for w in 1..chars.len() {
+                let (at, c) = chars[w];
+                let prev = chars[w - 1].1;
+                let next_lower = chars.get(w + 1).is_some_and(|(_, n)| n.is_lowercase());
+                if c.is_uppercase()
+                    && (prev.is_lowercase()
+                        || prev.is_ascii_digit()
+                        || prev.is_uppercase() && next_lower)
+                {
+                    parts.push(piece[start..at].to_lowercase());
+                    start = at;
+                }
+            }
+            parts.push(piece[start..].to_lowercase());
+        }
+        let split = parts.len() > 1;
+        for p in parts {
+            if !is_stop(&p) && p.chars().count() > 1 {
+                out.push(stem(&p));
+            }
+        }
+        if split && !is_stop(&whole) {
+            out.push(whole);
+        }
+    }
+    out
+}
+
+/// A light suffix strip, so that "chunks" meets "chunk" and "parsing" meets "parse".
+fn stem(word: &str) -> String {
+    for suffix in ["ing", "ies", "es", "s", "ed"] {
+        if let Some(base) = word.strip_suffix(suffix)
+            && base.chars().count() >= 3
+        {
+            return if suffix == "ies" { format!("{base}y") } else { base.to_owned() };
+        }
+    }
+    word.to_owned()
+}
+
+/// English stop words, sorted (a test checks it).
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "all", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for",
+    "from", "has", "have", "how", "if", "in", "into", "is", "it", "its", "of", "on", "or", "our",
+    "should", "so", "that", "the", "their", "them", "then", "there", "these", "this", "to", "was",
+    "we", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you",
+];
+
+fn is_stop(word: &str) -> bool {
+    STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// Section titles an overview question reads first, sorted.
+const OVERVIEW_SECTIONS: &[&str] = &[
+    "abstract",
+    "conclusion",
+    "conclusions",
+    "discussion",
+    "introduction",
+    "overview",
+    "results",
+    "summary",
+];
+
+/// Fields of a chunk and their weights in BM25F.
+const FIELDS: [(Field, f64); 4] =
+    [(Field::Body, 1.0), (Field::Header, 1.5), (Field::Symbols, 2.5), (Field::Section, 2.5)];
+
+#[derive(Clone, Copy)]
+enum Field {
+    Body,
+    Header,
+    Symbols,
+    Section,
+}
+
+fn field_text(chunk: &Chunk, field: Field) -> String {
+    match field {
+        Field::Body => chunk.text.clone(),
+        Field::Header => format!("{} {}", chunk.path, chunk.scope.join(" ")),
+        Field::Symbols => chunk.symbols.join(" "),
+        Field::Section => {
+            chunk.provenance.as_ref().map(|p| p.section.join(" ")).unwrap_or_default()
+        }
+    }
+}
+
+/// Ranks the chunks of `files` for `query` and chooses passages within its budget, measured
+/// with `sizer` on the whole rendered selection.
+pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Selection {
+    let chunks: Vec<&Chunk> = files.iter().flat_map(|f| &f.chunks).collect();
+    let strategy = strategy(files, query.kind);
+    // A single small file is its own best answer.
+    if let [file] = files
+        && !file.chunks.is_empty()
+    {
+        let passages: Vec<Passage> = file.chunks.iter().map(|c| passage(c, 0.0)).collect();
+        let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+        if sizer.size(&text) <= query.passthrough {
+            let size = sizer.size(&render(&passages));
+            if size <= query.budget {
+                return Selection {
+                    passages,
+                    query_type: query.kind,
+                    strategy,
+                    candidates: chunks.len(),
+                    left_out: 0,
+                    size,
+                };
+            }
+        }
+    }
+    let scores = score(&chunks, query);
+    let mut order: Vec<usize> = (0..chunks.len()).filter(|&i| scores[i] > 0.0).collect();
+    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+    // Greedy by score: each passage is measured alone, and the whole selection exactly at the
+    // end (a BPE count of joined passages can differ by a token at a seam), dropping the
+    // lowest-scored passage until it fits.
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut used = 0;
+    let mut left_out = 0;
+    for &i in order.iter().take(MAX_CANDIDATES) {
+        let size = sizer.size(&render(&[passage(chunks[i], scores[i])]));
+        if chosen.len() < query.max_segments && used + size <= query.budget {
+            chosen.push(i);
+            used += size;
+        } else {
+            left_out += 1;
+        }
+    }
+    left_out += order.len().saturating_sub(MAX_CANDIDATES);
+    loop {
+        chosen.sort_unstable();
+        let passages: Vec<Passage> =
+            chosen.iter().map(|&j| passage(chunks[j], scores[j])).collect();
+        let size = sizer.size(&render(&passages));
+        if size <= query.budget || chosen.is_empty() {
+            return Selection {
+                passages,
+                query_type: query.kind,
+                strategy,
+                candidates: chunks.len(),
+                left_out,
+                size,
+            };
+        }
+        let worst = (0..chosen.len())
+            .min_by(|&a, &b| scores[chosen[a]].total_cmp(&scores[chosen[b]]))
+            .unwrap_or(0);
+        chosen.remove(worst);
+        left_out += 1;
+    }
+}
+
+/// The most ranked chunks a selection considers: past them, scores are too low to matter.
+const MAX_CANDIDATES: usize = 2000;
+
+fn strategy(files: &[FileResult], kind: QueryType) -> String {
+    let mut types: Vec<&str> =
+        files.iter().filter_map(|f| f.doc_class.as_ref().map(|c| c.0.as_str())).collect();
+    types.sort_unstable();
+    types.dedup();
+    let kind = match kind {
+        QueryType::Concept => "concept",
+        QueryType::Algorithm => "algorithm",
+        QueryType::Code => "code",
+    };
+    if types.is_empty() {
+        format!("{kind} question")
+    } else {
+        format!("{kind} question over {}", types.join(", "))
+    }
+}
+
+/// BM25F scores of every chunk, times the structural prior of the query's kind.
+fn score(chunks: &[&Chunk], query: &Query) -> Vec<f64> {
+    const K1: f64 = 1.2;
+    const B: f64 = 0.75;
+    let mut weights: HashMap<String, f64> = HashMap::new();
+    for t in terms(&query.text) {
+        *weights.entry(t).or_insert(0.0) += 1.0;
+    }
+    for k in &query.keywords {
+        for t in terms(k) {
+            *weights.entry(t).or_insert(0.0) += 2.0;
+        }
+    }
+    if weights.is_empty() || chunks.is_empty() {
+        return vec![0.0; chunks.len()];
+    }
+    // Per chunk: the weighted term frequencies over fields, and the weighted length.
+    let mut tfs: Vec<HashMap<&str, f64>> = Vec::with_capacity(chunks.len());
+    let mut lens = Vec::with_capacity(chunks.len());
+    let mut df: HashMap<&str, usize> = HashMap::new();
+    for chunk in chunks {
+        let mut tf: HashMap<&str, f64> = HashMap::new();
+        let mut len = 0.0;
+        for (field, w) in FIELDS {
+            for t in terms(&field_text(chunk, field)) {
+                len += w;
+                if let Some((key, _)) = weights.get_key_value(&t) {
+                    *tf.entry(key.as_str()).or_insert(0.0) += w;
+                }
+            }
+        }
+        for key in tf.keys() {
+            *df.entry(key).or_insert(0) += 1;
+        }
+        tfs.push(tf);
+        lens.push(len);
+    }
+    let n = chunks.len() as f64;
+    let avg = lens.iter().sum::<f64>() / n;
+    chunks
+        .iter()
+        .enumerate()
+        .map(|(i, chunk)| {
+            let mut s = 0.0;
+            for (term, tf) in &tfs[i] {
+                let d = df.get(term).copied().unwrap_or(0) as f64;
+                let idf = ((n - d + 0.5) / (d + 0.5) + 1.0).ln();
+                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lens[i] / avg.max(1.0)));
+                s += weights.get(*term).copied().unwrap_or(1.0) * idf * norm;
+            }
+            s * prior(chunk, query.kind)
+        })
+        .collect()
+}
+
+/// How much a chunk's structure suits a kind of question.
+fn prior(chunk: &Chunk, kind: QueryType) -> f64 {
+    let content = chunk.classification.as_ref().map(|c| c.content_type.as_str()).unwrap_or("");
+    let section_is = |list: &[&str]| {
+        chunk.provenance.as_ref().is_some_and(|p| {
+            p.section.iter().any(|s| {
+                let s = s
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
+                    .to_lowercase();
+                list.binary_search(&s.as_str()).is_ok()
+            })
+        })
+    };
+    match kind {
+        QueryType::Concept => {
+            if section_is(OVERVIEW_SECTIONS) {
+                1.3
+            } else {
+                1.0
+            }
+        }
+        QueryType::Algorithm => match content {
+            "algorithm" | "proof" | "definition" | "theory" | "calculation" => 1.4,
+            _ if chunk.classification.as_ref().is_some_and(|c| c.has_math) => 1.2,
+            _ => 1.0,
+        },
+        QueryType::Code => {
+            if chunk.kind == ContentKind::Code
+                || chunk.classification.as_ref().is_some_and(|c| c.has_code)
+            {
+                1.3
+            } else {
+                1.0
+            }
+        }
+    }
+}
+
+fn passage(chunk: &Chunk, score: f64) -> Passage {
+    Passage::new(chunk, score)
+}
+
+impl Passage {
+    /// A passage of `chunk`, titled by its innermost section or symbol (or its path).
+    pub fn new(chunk: &Chunk, score: f64) -> Self {
+        let title = chunk
+            .provenance
+            .as_ref()
+            .and_then(|p| p.section.last().cloned())
+            .or_else(|| chunk.scope.last().cloned())
+            .or_else(|| chunk.symbols.first().cloned())
+            .unwrap_or_else(|| chunk.path.clone());
+        Passage { tag: tag(chunk), title, chunk: chunk.clone(), score }
+    }
+}
+
+/// The tag a passage carries in the text agents read: a document's provenance tag, or for code
+/// `[source:PATH | L12–40 | class A > def b]`.
+pub fn tag(chunk: &Chunk) -> String {
+    if let Some(p) = &chunk.provenance {
+        return p.tag.clone();
+    }
+    let mut tag = format!("[source:{} | L{}–{}", chunk.path, chunk.line_start, chunk.line_end);
+    if !chunk.scope.is_empty() {
+        let _ = write!(tag, " | {}", chunk.scope.join(" > "));
+    }
+    tag.push(']');
+    tag
+}
+
+/// The text an agent reads: each passage under a line with its title and tag, then the chunk's
+/// header and body.
+pub fn render(passages: &[Passage]) -> String {
+    let mut out = String::new();
+    for p in passages {
+        let _ = writeln!(out, "=== {} {} ===", p.title, p.tag);
+        out.push_str(&p.chunk.header);
+        out.push_str(&p.chunk.text);
+        if !p.chunk.text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Chunks read by id: what `cleave read` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reading {
+    /// The passages, in the order asked for.
+    pub passages: Vec<Passage>,
+    /// Ids that name no chunk, or more than one.
+    pub not_found: Vec<String>,
+    /// Ids whose chunk did not fit the budget after the ones before them.
+    pub did_not_fit: Vec<String>,
+    /// Size of the rendered passages.
+    pub size: usize,
+}
+
+/// The chunks of `files` named by `ids` (full ids or unique prefixes), in the order given,
+/// as long as the rendered passages stay within `budget` units of `sizer`.
+pub fn read_ids(
+    files: &[FileResult],
+    ids: &[String],
+    budget: usize,
+    sizer: &dyn ChunkSizer,
+) -> Reading {
+    let chunks: Vec<&Chunk> = files.iter().flat_map(|f| &f.chunks).collect();
+    let mut out =
+        Reading { passages: Vec::new(), not_found: Vec::new(), did_not_fit: Vec::new(), size: 0 };
+    for id in ids {
+        let mut found = chunks.iter().filter(|c| !id.is_empty() && c.id.starts_with(id.as_str()));
+        let (Some(chunk), None) = (found.next(), found.next()) else {
+            out.not_found.push(id.clone());
+            continue;
+        };
+        out.passages.push(Passage::new(chunk, 0.0));
+        let size = sizer.size(&render(&out.passages));
+        if size <= budget {
+            out.size = size;
+        } else {
+            out.passages.pop();
+            out.did_not_fit.push(id.clone());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_tables_are_sorted() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(OVERVIEW_SECTIONS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn identifiers_split_and_stay_whole() {
+        assert_eq!(terms("parseHTTPRequest"), ["parse", "http", "request", "parsehttprequest"]);
+        assert_eq!(terms("max_file_size"), ["max", "file", "size", "max_file_size"]);
+        assert_eq!(terms("What is the chunks budget?"), ["chunk", "budget"]);
+    }
+
+    #[test]
+    fn query_types_are_guessed() {
+        assert_eq!(QueryType::guess("what is the main algorithm?"), QueryType::Algorithm);
+        assert_eq!(QueryType::guess("where is chunk_file called"), QueryType::Code);
+        assert_eq!(QueryType::guess("why does the project exist"), QueryType::Concept);
+    }
+}

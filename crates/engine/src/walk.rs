@@ -1,0 +1,321 @@
+//! Finding the files to chunk: `ignore`'s parallel walker, then sorted by relative path.
+//!
+//! Every entry under the root ends in the list: files to read, and entries that are not read
+//! with the reason (a link, a FIFO, an ignored or hidden file, cleave's own output, a folder
+//! that could not be read). Nothing outside the root is walked: links are not followed unless
+//! asked, and then only to targets inside the root.
+
+use std::collections::HashSet;
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::outcome::Skip;
+
+/// An entry of the walk: a file to read, or an entry with the reason it is not read.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// Path relative to the walked root, `/` separators (the file name for a single file).
+    pub rel: String,
+    /// Path to open.
+    pub abs: PathBuf,
+    /// Size in bytes when walked (0 if unknown).
+    pub size: u64,
+    /// Whether the path may be a link to follow (a followed link, or the file the user named).
+    pub follow: bool,
+    /// Device and inode seen by the walk, to check the file read is the file walked.
+    pub id: Option<(u64, u64)>,
+    /// The walked root, canonical: what is read must lie inside it. `None` for a single file.
+    pub root: Option<Arc<Path>>,
+    /// Set when the entry is not to be read, with the reason.
+    pub skip: Option<Skip>,
+}
+
+/// How to walk.
+#[derive(Debug, Clone, Default)]
+pub struct WalkOptions {
+    /// Also walk hidden files and folders.
+    pub hidden: bool,
+    /// Do not honour `.gitignore`, `.ignore` and similar files.
+    pub no_ignore: bool,
+    /// Follow symbolic links whose target lies inside the root.
+    pub follow: bool,
+    /// Paths left out of the walk (cleave's own outputs); compared after canonicalisation.
+    pub exclude: Vec<PathBuf>,
+    /// Walker threads (0: one).
+    pub threads: usize,
+}
+
+/// What the walk found, sorted by `rel`.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// Every entry: files to read and skipped entries.
+    pub entries: Vec<Input>,
+}
+
+/// Walks `root`, a file or a folder. Errors only when `root` itself cannot be read or is
+/// neither a file nor a folder; every entry below it gets an [`Input`], read or not.
+pub fn walk(root: &Path, options: &WalkOptions) -> std::io::Result<Walked> {
+    let meta = std::fs::metadata(root)?;
+    if meta.is_file() {
+        let rel = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
+        let file = Input {
+            rel: rel.into_owned(),
+            abs: root.to_owned(),
+            size: meta.len(),
+            follow: true,
+            id: file_id(&meta),
+            root: None,
+            skip: None,
+        };
+        return Ok(Walked { entries: vec![file] });
+    }
+    if !meta.is_dir() {
+        let what = match Skip::not_regular(&meta) {
+            Some(Skip::NotRegular(what)) => what,
+            _ => "special file",
+        };
+        return Err(std::io::Error::other(format!("not a file or a folder ({what})")));
+    }
+    let canonical: Arc<Path> = std::fs::canonicalize(root)?.into();
+    let exclude = exclusions(root, &canonical, &options.exclude);
+    walk_dir(root, &canonical, &exclude, options)
+}
+
+/// The excluded paths as the walker will spell them: the root as given, joined with each
+/// excluded path's place under the canonical root.
+fn exclusions(root: &Path, canonical: &Path, exclude: &[PathBuf]) -> HashSet<PathBuf> {
+    exclude
+        .iter()
+        .filter_map(|p| p.strip_prefix(canonical).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .map(|rel| root.join(rel))
+        .collect()
+}
+
+/// Whether `name` is a temporary or set-aside folder or file of a cleave run.
+pub fn is_cleave_temp(name: &OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name.starts_with('.') && (name.contains(".cleave-tmp-") || name.contains(".cleave-old-"))
+}
+
+#[derive(Default)]
+struct Found {
+    entries: Vec<Input>,
+    /// Every path the walker yielded (files, folders, links, errors).
+    seen: HashSet<PathBuf>,
+    dirs: Vec<PathBuf>,
+}
+
+fn walk_dir(
+    root: &Path,
+    canonical: &Arc<Path>,
+    exclude: &HashSet<PathBuf>,
+    options: &WalkOptions,
+) -> std::io::Result<Walked> {
+    let mut builder = ignore::WalkBuilder::new(root);
+    {
+        let (exclude, canonical) = (exclude.clone(), canonical.clone());
+        let follow = options.follow;
+        builder
+            .standard_filters(!options.no_ignore)
+            .hidden(!options.hidden)
+            .require_git(false)
+            .follow_links(follow)
+            .threads(options.threads.max(1))
+            .filter_entry(move |e| {
+                if e.file_name() == ".git" || is_cleave_temp(e.file_name()) {
+                    return false;
+                }
+                if exclude.contains(e.path()) {
+                    return false;
+                }
+                // A followed link must not lead outside the root.
+                !(follow
+                    && e.path_is_symlink()
+                    && !std::fs::canonicalize(e.path()).is_ok_and(|p| p.starts_with(&*canonical)))
+            });
+    }
+    let found = Mutex::new(Found::default());
+    builder.build_parallel().run(|| {
+        Box::new(|entry| {
+            let input = match entry {
+                Ok(entry) => {
+                    let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+                    found.seen.insert(entry.path().to_owned());
+                    if entry.depth() == 0 {
+                        found.dirs.push(entry.into_path());
+                        return ignore::WalkState::Continue;
+                    }
+                    drop(found);
+                    entry_input(entry, root, canonical, options.follow)
+                }
+                Err(err) => {
+                    let path = error_path(&err).map(Path::to_owned);
+                    let rel = path.as_deref().map_or_else(String::new, |p| relative(root, p));
+                    // A followed link to nothing is no read error: there is nothing to read.
+                    let broken = path.as_deref().is_some_and(|p| {
+                        std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+                            && std::fs::metadata(p).is_err()
+                    });
+                    let reason = if broken {
+                        Skip::BrokenLink
+                    } else {
+                        Skip::Unreadable(error_message(&err))
+                    };
+                    let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+                    if let Some(p) = path {
+                        found.seen.insert(p);
+                    }
+                    let input = Input {
+                        rel,
+                        abs: PathBuf::new(),
+                        size: 0,
+                        follow: false,
+                        id: None,
+                        root: Some(canonical.clone()),
+                        skip: Some(reason),
+                    };
+                    Some(Seen::Entry(input))
+                }
+            };
+            let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
+            match input {
+                Some(Seen::Dir(dir)) => found.dirs.push(dir),
+                Some(Seen::Entry(input)) => found.entries.push(input),
+                None => {}
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut found = found.into_inner().unwrap_or_else(PoisonError::into_inner);
+    // Entries the walker passed over: ignored, hidden, version control, outputs.
+    let mut unseen = Vec::new();
+    for dir in &found.dirs {
+        let Ok(read) = std::fs::read_dir(dir) else { continue };
+        for child in read.flatten() {
+            let path = child.path();
+            if found.seen.contains(&path) {
+                continue;
+            }
+            let name = child.file_name();
+            let reason = if name == ".git" {
+                Skip::VersionControl
+            } else if exclude.contains(&path) || is_cleave_temp(&name) {
+                Skip::Output
+            } else if child.file_type().is_ok_and(|t| t.is_symlink()) && options.follow {
+                Skip::LinkOutsideRoot
+            } else if name.to_string_lossy().starts_with('.') && !options.hidden {
+                Skip::Hidden
+            } else {
+                Skip::Ignored
+            };
+            unseen.push(skipped(relative(root, &path), path, canonical, reason));
+        }
+    }
+    found.entries.extend(unseen);
+    found.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(Walked { entries: found.entries })
+}
+
+fn skipped(rel: String, abs: PathBuf, root: &Arc<Path>, reason: Skip) -> Input {
+    Input {
+        rel,
+        abs,
+        size: 0,
+        follow: false,
+        id: None,
+        root: Some(root.clone()),
+        skip: Some(reason),
+    }
+}
+
+/// What the walker yielded: an entry, or a folder whose unwalked children are listed later.
+enum Seen {
+    Entry(Input),
+    Dir(PathBuf),
+}
+
+/// The input for one walked entry, or the folder to list afterwards.
+fn entry_input(
+    entry: ignore::DirEntry,
+    root: &Path,
+    canonical: &Arc<Path>,
+    follow: bool,
+) -> Option<Seen> {
+    let file_type = entry.file_type()?;
+    let is_link = entry.path_is_symlink();
+    let path = entry.path().to_owned();
+    if file_type.is_dir() {
+        return Some(Seen::Dir(path));
+    }
+    let rel = relative(root, &path);
+    if path.strip_prefix(root).ok().and_then(Path::to_str).is_none() {
+        return Some(Seen::Entry(skipped(rel, path, canonical, Skip::NonUtf8Name)));
+    }
+    if file_type.is_symlink() {
+        // Not followed (with --follow the walker resolves links to their targets' types).
+        return Some(Seen::Entry(skipped(rel, path, canonical, Skip::Symlink)));
+    }
+    let meta = entry.metadata().ok();
+    if let Some(skip) = meta.as_ref().and_then(Skip::not_regular) {
+        return Some(Seen::Entry(skipped(rel, path, canonical, skip)));
+    }
+    let input = Input {
+        rel,
+        size: meta.as_ref().map_or(0, std::fs::Metadata::len),
+        id: meta.as_ref().and_then(file_id),
+        abs: path,
+        follow: follow && is_link,
+        root: Some(canonical.clone()),
+        skip: None,
+    };
+    Some(Seen::Entry(input))
+}
+
+fn file_id(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        None
+    }
+}
+
+/// The path an error of the walker is about, looking inside its wrappers.
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child),
+        ignore::Error::Partial(errs) => errs.iter().find_map(error_path),
+        _ => None,
+    }
+}
+
+/// The message of an error without the path it names (the entry carries the path).
+fn error_message(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => error_message(err),
+        other => other.to_string(),
+    }
+}
+
+/// `path` relative to `root`, with `/` separators.
+pub fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let parts: Vec<String> = rel
+        .components()
+        .filter(|c| matches!(c, Component::Normal(_)))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    parts.join("/")
+}
