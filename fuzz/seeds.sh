@@ -58,11 +58,16 @@ seed data Cargo.toml "$CHARS" '\x02' "$fx/data/Cargo.toml"
 seed data package.json.tokens "$TOKENS" '\x00' "$fx/data/package.json"
 seed data ci.yaml.tokens "$TOKENS" '\x01' "$fx/data/ci.yaml"
 seed data Cargo.toml.tokens "$TOKENS" '\x02' "$fx/data/Cargo.toml"
-# records: the byte modulo 4 is Markdown, LaTeX, text, JSON.
+# records: the byte picks a file name in records.rs's PATHS, and so the detected format; the
+# rest is raw bytes for the engine's decoder (UTF-16 with a byte-order mark included).
 seed records readme.md "$CHARS" '\x00' "$fx/markdown/readme.md"
 seed records unterminated.tex "$TOKENS" '\x01' "$fx/latex/broken/unterminated.tex"
-seed records guide.rst "$CHARS" '\x02' "$fx/text/guide.rst"
-seed records package.json "$TOKENS" '\x03' "$fx/data/package.json"
+seed records guide.rst "$CHARS" '\x03' "$fx/text/guide.rst"
+seed records package.json "$TOKENS" '\x04' "$fx/data/package.json"
+seed records items.rs "$TOKENS" '\x07' "$fx/code/rust/items.rs"
+seed records app.py "$CHARS" '\x08' "$fx/code/python/app.py"
+{ printf "$CHARS"'\x02\xff\xfe'; iconv -f UTF-8 -t UTF-16LE "$fx/text/notes.txt"; } \
+    >corpus/records/notes.utf16le.txt
 # packer: any bytes make a valid tree; fixtures give the fragment reader varied material.
 seed packer items.rs "$CHARS" '' "$fx/code/rust/items.rs"
 seed packer readme.md "$TOKENS" '' "$fx/markdown/readme.md"
