@@ -1,0 +1,12 @@
+//! Plain text and reStructuredText: `atomize_prose` → `pack` → the shared checker →
+//! `classify`.
+//!
+//! Input: the option bytes, one byte choosing the format (even: text, odd: RST), then the
+//! document.
+
+#![no_main]
+
+use cleave_prose::Format;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| cleave_fuzz::prose::run_one_of(&[Format::Text, Format::Rst], data));

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Writes the committed seed corpus, corpus/<target>/, from fixtures/: each seed is the option
+# bytes of src/lib.rs (`Options::parse`), a target's own byte where it has one, then a fixture.
+# Two option sets per fixture: 120 chars with headers and no overlap, and 400 o200k tokens
+# with a 10 % overlap. Rerun it after changing the input layout; it replaces the seeds.
+set -euo pipefail
+cd "$(dirname "$0")"
+fx=../fixtures
+
+# unit chars, budget 8 + 112, headers on, no overlap.
+CHARS='\x00\xe1\x00\x80'
+# unit o200k tokens, budget 32 + 368, headers on, overlap 10 %.
+TOKENS='\x05\xe0\x02\x14'
+
+seed() { # target name options own-byte file
+    local target=$1 name=$2 opts=$3 own=$4 file=$5
+    mkdir -p "corpus/$target"
+    { printf "$opts"; [ -n "$own" ] && printf "$own"; cat "$file"; } >"corpus/$target/$name"
+}
+
+rm -rf corpus
+# code: the byte is the language's index in `languages()` (sorted by name); with a high
+# nibble of 0xa the file is parsed in 128-byte sections.
+i=0
+for lang in go java javascript python rust tsx typescript; do
+    for f in "$fx/code/$lang"/*; do
+        stem=$(basename "$f")
+        seed code "$stem" "$CHARS" "$(printf '\\x%02x' $i)" "$f"
+        seed code "$stem.sections" "$TOKENS" "$(printf '\\x%02x' $((0xa0 + i)))" "$f"
+        # code_sections: low nibble the language, top three bits the section length (0x40:
+        # 128 bytes), compared with the whole parse.
+        seed code_sections "$stem" "$CHARS" "$(printf '\\x%02x' $((0x40 + i)))" "$f"
+    done
+    i=$((i + 1))
+done
+seed code deep_nesting.js "$CHARS" '\x02' "$fx/broken/deep_nesting.js"
+seed code auth.py "$TOKENS" '\x03' "$fx/mixed/src/auth.py"
+
+for f in "$fx"/markdown/*.md "$fx/mixed/docs/guide.md" "$fx/broken/unterminated_fence.md"; do
+    seed markdown "$(basename "$f")" "$CHARS" '' "$f"
+    seed markdown "$(basename "$f").tokens" "$TOKENS" '' "$f"
+done
+for f in "$fx/latex/paper_with_proofs.tex" "$fx/latex/broken/unterminated.tex" \
+    "$fx/broken/unterminated_math.tex"; do
+    seed latex "$(basename "$f")" "$CHARS" '' "$f"
+    seed latex "$(basename "$f").tokens" "$TOKENS" '' "$f"
+done
+# text: an even byte is plain text, an odd one RST.
+for f in "$fx/text/notes.txt" "$fx/mixed/notes.txt"; do
+    seed text "$(basename "$f")" "$CHARS" '\x00' "$f"
+done
+seed text guide.rst "$CHARS" '\x01' "$fx/text/guide.rst"
+seed text guide.rst.tokens "$TOKENS" '\x01' "$fx/text/guide.rst"
+# data: the byte modulo 3 is JSON, YAML, TOML.
+seed data package.json "$CHARS" '\x00' "$fx/data/package.json"
+seed data ci.yaml "$CHARS" '\x01' "$fx/data/ci.yaml"
+seed data Cargo.toml "$CHARS" '\x02' "$fx/data/Cargo.toml"
+seed data package.json.tokens "$TOKENS" '\x00' "$fx/data/package.json"
+seed data ci.yaml.tokens "$TOKENS" '\x01' "$fx/data/ci.yaml"
+seed data Cargo.toml.tokens "$TOKENS" '\x02' "$fx/data/Cargo.toml"
+# records: the byte picks a file name in records.rs's PATHS, and so the detected format; the
+# rest is raw bytes for the engine's decoder (UTF-16 with a byte-order mark included).
+seed records readme.md "$CHARS" '\x00' "$fx/markdown/readme.md"
+seed records unterminated.tex "$TOKENS" '\x01' "$fx/latex/broken/unterminated.tex"
+seed records guide.rst "$CHARS" '\x03' "$fx/text/guide.rst"
+seed records package.json "$TOKENS" '\x04' "$fx/data/package.json"
+seed records items.rs "$TOKENS" '\x07' "$fx/code/rust/items.rs"
+seed records app.py "$CHARS" '\x08' "$fx/code/python/app.py"
+{ printf "$CHARS"'\x02\xff\xfe'; iconv -f UTF-8 -t UTF-16LE "$fx/text/notes.txt"; } \
+    >corpus/records/notes.utf16le.txt
+# packer: any bytes make a valid tree; fixtures give the fragment reader varied material.
+seed packer items.rs "$CHARS" '' "$fx/code/rust/items.rs"
+seed packer readme.md "$TOKENS" '' "$fx/markdown/readme.md"
+seed packer app.py '\x02\x40\x00\x00' '' "$fx/code/python/app.py"
+seed packer notes.txt '\x04\x31\x00\x01' '' "$fx/text/notes.txt"
