@@ -31,6 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(err) = failed {
         return Err(err.into());
     }
-    eprintln!("{}", summary.line());
+    // stderr may be closed: the summary is a courtesy, not a result.
+    let _ = writeln!(std::io::stderr(), "{}", summary.line());
     Ok(())
 }
