@@ -140,7 +140,10 @@ mod tests {
         assert_eq!(hf.size(TEXTS[4]), 13, "not truncated at 8");
         assert_eq!(hf.size("fn"), 1, "neither padded to 16 nor given [CLS] and [SEP]");
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/wordlevel-tokenizer.json");
-        assert_eq!(hf.name(), format!("hf:{path}"));
+        // The name carries the path and a hash of the file's bytes (8 hex digits).
+        let name = hf.name();
+        let hash = name.strip_prefix(&format!("hf:{path}@")).expect("path and hash");
+        assert!(hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()), "{name}");
         assert!(!hf.is_additive());
     }
 
