@@ -13,13 +13,11 @@
 //! Outputs under the root are left out of the walk, so they are never chunked again.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Result, bail};
 
-/// The generator tag that opens a manifest and a report: how cleave recognises its outputs.
-pub const GENERATOR: &str = "{\"generator\": \"cleave\"";
+pub use cleave_engine::GENERATOR;
 
 /// A resolved output.
 pub struct Output {
@@ -248,7 +246,7 @@ fn check_dir(root: &Root, out: &Output, force: bool) -> Result<()> {
 
 /// Whether a folder is an earlier cleave output: its manifest opens with the generator tag.
 pub fn is_cleave_dir(dir: &Path) -> bool {
-    head(&dir.join("manifest.json")).is_some_and(|h| h.starts_with(GENERATOR.as_bytes()))
+    cleave_engine::is_manifest_dir(dir)
 }
 
 /// The first entry of an earlier cleave output that its manifest does not list (a file a
@@ -291,10 +289,4 @@ fn unlisted(dir: &Path) -> Option<String> {
 /// Whether a file is an earlier cleave output for this root (see the engine's rule).
 fn is_cleave_file(path: &Path, root: &Root) -> bool {
     cleave_engine::is_cleave_output_file(path, &root.resolved)
-}
-
-fn head(path: &Path) -> Option<Vec<u8>> {
-    let mut buf = Vec::with_capacity(64);
-    fs::File::open(path).ok()?.take(64).read_to_end(&mut buf).ok()?;
-    Some(buf)
 }

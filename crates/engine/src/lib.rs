@@ -54,7 +54,10 @@ pub use file::{
     Context, DEFAULT_MAX_FILE_SIZE, FileResult, Settings, chunk_decoded, chunk_file, chunk_text,
     dump_atoms,
 };
-pub use marks::{is_cache_dir, is_cleave_output_dir, is_cleave_output_file, is_cleave_temp};
+pub use marks::{
+    GENERATOR, is_cache_dir, is_cleave_output_dir, is_cleave_output_file, is_cleave_temp,
+    is_manifest_dir,
+};
 pub use outcome::{Outcome, Skip};
 pub use outline::{OutlineEntry, outline};
 pub use pipeline::{Plan, run_ordered};

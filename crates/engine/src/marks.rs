@@ -14,15 +14,22 @@ pub fn is_cache_dir(dir: &Path) -> bool {
     std::fs::read_to_string(dir.join(CACHE_TAG_FILE)).is_ok_and(|t| t == CACHE_TAG)
 }
 
-/// Whether `dir` is a cleave output folder (a manifest that cleave wrote) or a cleave cache:
-/// never walked as input, wherever it lies.
-pub fn is_cleave_output_dir(dir: &Path) -> bool {
+/// The tag that opens every manifest and report cleave writes: how it knows them again.
+pub const GENERATOR: &str = "{\"generator\": \"cleave\"";
+
+/// Whether `dir` holds a `manifest.json` that cleave wrote (an `--out` folder).
+pub fn is_manifest_dir(dir: &Path) -> bool {
     use std::io::Read;
-    let mut head = [0u8; 24];
-    let manifest = std::fs::File::open(dir.join("manifest.json"))
-        .and_then(|mut f| f.read(&mut head))
-        .is_ok_and(|n| head[..n].starts_with(b"{\"generator\": \"cleave\""));
-    manifest || is_cache_dir(dir)
+    let mut head = [0u8; GENERATOR.len()];
+    std::fs::File::open(dir.join("manifest.json"))
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head == GENERATOR.as_bytes())
+}
+
+/// Whether `dir` is a cleave output folder or a cleave cache: never walked as input, wherever
+/// it lies.
+pub fn is_cleave_output_dir(dir: &Path) -> bool {
+    is_manifest_dir(dir) || is_cache_dir(dir)
 }
 
 /// Whether a file under `root` is an earlier cleave output for it: a report or a JSON document
@@ -36,7 +43,7 @@ pub fn is_cleave_output_file(path: &Path, root: &Path) -> bool {
     if (&file).take(32).read_to_end(&mut head).is_err() {
         return false;
     }
-    if head.starts_with(b"{\"generator\": \"cleave\"") || head.starts_with(b"{\"chunks\": [") {
+    if head.starts_with(GENERATOR.as_bytes()) || head.starts_with(b"{\"chunks\": [") {
         return true;
     }
     if !head.starts_with(b"{\"id\":\"") {
