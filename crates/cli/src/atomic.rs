@@ -13,7 +13,7 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError, RwLock, RwLockReadGuard};
 
 use anyhow::{Context, Result, bail};
 
@@ -26,6 +26,21 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Held by the signal handler while it removes temporaries (until it exits the process), and
 /// by a commit while it moves an output into place.
 static CLEANING: Mutex<()> = Mutex::new(());
+
+/// Held shared by every write into a staged folder, and exclusively by the signal handler
+/// while it removes temporaries: once the removal starts, no worker can write a chunk file
+/// into a temporary, nor re-create a removed one by creating the folders of a file in it.
+static WRITES: RwLock<()> = RwLock::new(());
+
+/// The right to write into a staged folder, until the guard drops; refused once a signal has
+/// come (its handler removes the folder).
+pub fn write_guard() -> Result<RwLockReadGuard<'static, ()>> {
+    let guard = WRITES.read().unwrap_or_else(PoisonError::into_inner);
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        bail!("interrupted");
+    }
+    Ok(guard)
+}
 
 /// Whether a signal interrupted the run. A run that fails because its temporaries vanish
 /// under it then waits for the handler, which exits with 130 once they are all gone.
@@ -50,6 +65,7 @@ pub fn remove_temporaries_on_signal() {
     let res = ctrlc::set_handler(|| {
         INTERRUPTED.store(true, Ordering::SeqCst);
         let _cleaning = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
+        let _writes = WRITES.write().unwrap_or_else(PoisonError::into_inner);
         let pending = std::mem::take(&mut *PENDING.lock().unwrap_or_else(PoisonError::into_inner));
         for path in pending {
             remove_any(&path);

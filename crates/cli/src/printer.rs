@@ -294,13 +294,17 @@ impl Printer for Folder {
         manifest.extend_from_slice(&chunks);
         manifest.extend_from_slice(b"\n]}\n");
         let path = self.staged.path().join("manifest.json");
+        let writing = crate::atomic::write_guard()?;
         fs::write(&path, manifest).with_context(|| format!("{}: cannot write", path.display()))?;
+        // Released before the commit, which takes the handler's other lock.
+        drop(writing);
         self.staged.commit()
     }
 }
 
 /// Writes a file that must not exist yet: two outputs can never share a file silently.
 fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    let _writing = crate::atomic::write_guard()?;
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)
             .with_context(|| format!("{}: cannot create", parent.display()))?;
