@@ -71,6 +71,9 @@ struct Acc {
     is_import: Vec<bool>,
     /// A run of leading comments and attributes waiting for the item below it.
     lead: Option<Range<usize>>,
+    /// Where the attributes that end the lead start (after its last comment), if it ends with
+    /// attributes: they stay with the item when its doc comment is detached.
+    attach: Option<usize>,
     prev_end: usize,
 }
 
@@ -378,8 +381,13 @@ impl<'a, 't> Builder<'a, 't> {
         depth: usize,
         ctx: &mut ParseContext,
     ) -> Vec<Atom> {
-        let mut acc =
-            Acc { out: Vec::new(), is_import: Vec::new(), lead: None, prev_end: within.start };
+        let mut acc = Acc {
+            out: Vec::new(),
+            is_import: Vec::new(),
+            lead: None,
+            attach: None,
+            prev_end: within.start,
+        };
         self.visit(parent, &within, level, depth, ctx, &mut acc);
         self.fill(within, acc.out, level)
     }
@@ -424,10 +432,14 @@ impl<'a, 't> Builder<'a, 't> {
                         extend(last, end);
                         acc.prev_end = end;
                     } else {
-                        acc.lead = match acc.lead.take() {
-                            Some(l) if !has_blank_line(&self.bytes[l.end..s]) => Some(l.start..e),
-                            _ => Some(s..e),
+                        let (lead, attach) = match acc.lead.take() {
+                            Some(l) if !has_blank_line(&self.bytes[l.end..s]) => {
+                                (l.start..e, acc.attach)
+                            }
+                            _ => (s..e, None),
                         };
+                        acc.lead = Some(lead);
+                        acc.attach = if comment { None } else { attach.or(Some(s)) };
                     }
                 }
                 (None, Some(Mark::Import)) => {
@@ -477,7 +489,11 @@ impl<'a, 't> Builder<'a, 't> {
                     acc.push(atom.with_boundary(boundary));
                 }
                 (_, _) if node.is_named() || item.is_some() => {
+                    // The item proper starts at its attributes, or at the node: a leading doc
+                    // comment is detached from it when the two do not fit together.
+                    let attach = acc.lead.as_ref().and(acc.attach.take());
                     let start = self.lead_start(&mut acc.lead, s, acc.prev_end);
+                    let core = self.expand_start(attach.unwrap_or(s), start).max(start);
                     let end = self.expand_end(e, ceil);
                     let boundary =
                         self.boundary_before(acc.prev_end, start, level, acc.out.is_empty());
@@ -485,14 +501,14 @@ impl<'a, 't> Builder<'a, 't> {
                     let atom = if node.is_error() {
                         self.error_region(node, range, depth, ctx)
                     } else if let Some(item) = item {
-                        self.symbol(node, item, None, range, depth, ctx)
+                        self.symbol(node, item, None, range, core, depth, ctx)
                     } else {
                         match mark {
                             Some(Mark::Wrapper { inner, keyword, ambiguous: false })
                                 if self.items.contains_key(&inner.id()) =>
                             {
                                 let item = self.items[&inner.id()];
-                                self.symbol(inner, item, keyword, range, depth, ctx)
+                                self.symbol(inner, item, keyword, range, core, depth, ctx)
                             }
                             Some(Mark::Expand { body }) => {
                                 self.expand(node, body, range, depth, ctx)
@@ -638,28 +654,43 @@ impl<'a, 't> Builder<'a, 't> {
     // ---- atoms -------------------------------------------------------------------------
 
     /// A symbol atom for an item: labelled, a scope, its body opened into members or
-    /// statements.
+    /// statements. When leading comments precede the item proper at `core` (its attributes or
+    /// its first line), they are detached: the symbol holds the comments and the item proper
+    /// as two children, and the item proper stays whole while it fits the budget, so a doc
+    /// comment too long to share a chunk with its item is cut from it, never the item.
+    #[allow(clippy::too_many_arguments)]
     fn symbol(
         &mut self,
         node: Node<'t>,
         item: ItemMatch<'t>,
         outer_keyword: Option<Node<'t>>,
         range: Range<usize>,
+        core: usize,
         depth: usize,
         ctx: &mut ParseContext,
     ) -> Atom {
         let label = self.label(node, &item, outer_keyword);
         let level = if item.kind.has_statements() { Level::Statement } else { Level::Member };
+        let detached = core > range.start && core < range.end && self.at_line_start(core);
+        let within = if detached { core..range.end } else { range.clone() };
         let children = match item.body {
             _ if !self.worth_opening(node, &range, depth) => Vec::new(),
-            Some(body) if body.start_byte() >= range.start && body.end_byte() <= range.end => {
-                self.entries(body, range.clone(), level, depth + 1, ctx)
+            Some(body) if body.start_byte() >= within.start && body.end_byte() <= within.end => {
+                self.entries(body, within.clone(), level, depth + 1, ctx)
             }
-            _ => self.entries(node, range.clone(), Level::Statement, depth + 1, ctx),
+            _ => self.entries(node, within.clone(), Level::Statement, depth + 1, ctx),
         };
         let children = match children.len() {
             1 => children.into_iter().next().expect("one child").children,
             _ => children,
+        };
+        let children = if detached {
+            vec![
+                Atom::gap(range.start..core),
+                Atom::item_proper(within, children).with_boundary(Boundary::Line),
+            ]
+        } else {
+            children
         };
         Atom::new(AtomKind::Symbol, range)
             .with_scope(true)
@@ -919,8 +950,13 @@ impl<'a, 't> Builder<'a, 't> {
     ) -> Option<Vec<Atom>> {
         let (body, item, _) = self.body_around(root, members)?;
         let level = if item.kind.has_statements() { Level::Statement } else { Level::Member };
-        let mut acc =
-            Acc { out: Vec::new(), is_import: Vec::new(), lead: None, prev_end: within.start };
+        let mut acc = Acc {
+            out: Vec::new(),
+            is_import: Vec::new(),
+            lead: None,
+            attach: None,
+            prev_end: within.start,
+        };
         self.visit(body, &within, level, 1, ctx, &mut acc);
         // The first entry follows the last member of the run before, not the body's start.
         if let Some(first) = acc.out.first_mut() {

@@ -196,15 +196,19 @@ pub(crate) fn atomize_runs(
             && a.range.end >= starts[1]
             && !a.children.is_empty()
     })?;
+    // The members are the children of the item proper, when the item's doc comment was
+    // detached from it (`Atom::proper`), else the item's own.
+    let detached = item.proper().is_some();
+    let holder = if detached { &mut item.children[1] } else { &mut *item };
     // The first run's members end where the second run starts (and so does the item, when
     // its body ends with its last member).
-    let keep = item.children.iter().take_while(|c| c.range.end <= starts[1]).count();
-    let next = item.children.get(keep).map_or(item.range.end, |c| c.range.start);
+    let keep = holder.children.iter().take_while(|c| c.range.end <= starts[1]).count();
+    let next = holder.children.get(keep).map_or(holder.range.end, |c| c.range.start);
     if next != starts[1] {
         return None;
     }
-    let mut item_end = item.range.end;
-    let mut children: Vec<Atom> = item.children.drain(..keep).collect();
+    let mut item_end = holder.range.end;
+    let mut children: Vec<Atom> = holder.children.drain(..keep).collect();
     let mut tail = None;
     for k in 1..starts.len() {
         let tree = parse(k, ctx)?;
@@ -224,8 +228,10 @@ pub(crate) fn atomize_runs(
         let within = starts[k]..if last { item_end } else { run_end(k) };
         children.extend(builder.continued_members(root, run_lo..run_hi, within, ctx)?);
     }
-    item.children = children;
+    let holder = if detached { &mut item.children[1] } else { &mut *item };
+    holder.children = children;
     if let Some(tail) = tail {
+        holder.range.end = item_end;
         item.range.end = item_end;
         let item_start = item.range.start;
         atoms.retain(|a| a.range.start <= item_start || a.range.start >= item_end);

@@ -146,6 +146,29 @@ impl Atom {
         Self::new(AtomKind::Gap, range)
     }
 
+    /// The item proper of a symbol whose leading doc comments were detached: the item
+    /// (attributes, signature, body) without them, a block that stays whole while it fits.
+    /// The symbol's children are then the comments (a gap) and this block; see [`Atom::proper`].
+    pub fn item_proper(range: Range<usize>, children: Vec<Atom>) -> Self {
+        Self::new(AtomKind::Block, range).with_protected(true).with_children(children)
+    }
+
+    /// The item proper of this symbol when its leading doc comments were detached (see
+    /// [`Atom::item_proper`]); `None` for a symbol without them and for any other atom.
+    pub fn proper(&self) -> Option<&Atom> {
+        match self.children.as_slice() {
+            [lead, core]
+                if self.kind == AtomKind::Symbol
+                    && lead.kind == AtomKind::Gap
+                    && core.kind == AtomKind::Block
+                    && core.protected =>
+            {
+                Some(core)
+            }
+            _ => None,
+        }
+    }
+
     /// Sets the boundary strength before this atom.
     pub fn with_boundary(mut self, boundary: Boundary) -> Self {
         self.boundary = boundary;

@@ -1,8 +1,9 @@
 //! The one invariant checker behind unit, snapshot and property tests and the fuzzers.
 //!
-//! It checks DESIGN.md's invariants on the chunks of one file: lossless tiling (or covering,
-//! with overlap), the budget including the header, the integrity of atoms that fit, ordered
-//! ranges, right line numbers, and unique ids.
+//! It checks DESIGN.md's invariants on the chunks of one file, in their order of precedence:
+//! lossless tiling (or covering, with overlap), the budget including the header, the integrity
+//! of atoms that fit the budget on their own, and a header that names the chunk's scope where
+//! the unit it holds leaves room for it; then ordered ranges, right line numbers, unique ids.
 
 use crate::atom::{Atom, AtomTree};
 use crate::chunk::Chunk;
@@ -112,32 +113,16 @@ pub fn check_invariants(
         return errors;
     }
     let sizer = config.sizer();
-    // An atom "fits" if its own text fits the room, with the shortest line naming the scope it
-    // starts in (`// in fn f`) when it starts in one: the packer shortens or drops the rest of
-    // a chunk's header rather than cut a symbol, section or protected region that fits.
+    // Integrity over header: an atom "fits" if its own text fits the room; the packer shortens
+    // or drops a chunk's header, down to nothing, rather than cut a symbol, section or
+    // protected region that fits (the record's `scope` still locates the chunk).
     let room = config.budget() - config.overlap();
-    let floor = |scope: Option<&str>| match scope {
-        Some(label) if config.headers() => {
-            let size = sizer.size(&crate::header::scope_line(&tree.comment, label));
-            if size <= config.header_cap() { size } else { 0 }
-        }
-        _ => 0,
-    };
-    // Each atom with the labelled scopes around it, outermost first, by start.
-    let mut stack: Vec<(&Atom, Vec<(usize, &str)>)> = vec![(&tree.root, Vec::new())];
-    while let Some((atom, scopes)) = stack.pop() {
-        for child in &atom.children {
-            let mut inner = scopes.clone();
-            if let Some(label) = atom.label_text().filter(|_| atom.is_scope) {
-                inner.push((atom.range.start, label));
-            }
-            stack.push((child, inner));
-        }
+    let mut stack: Vec<&Atom> = vec![&tree.root];
+    while let Some(atom) = stack.pop() {
+        stack.extend(&atom.children);
         if !atom.is_integral() || atom.is_empty() {
             continue;
         }
-        // The scope a chunk starting at the atom would be in.
-        let scope = scopes.iter().rev().find(|(start, _)| *start < atom.range.start).map(|s| s.1);
         // The chunk with the greatest start at or before the atom holds it, if any does.
         let idx = chunks.partition_point(|c| c.byte_start <= atom.range.start);
         let whole = idx > 0 && chunks[idx - 1].byte_end >= atom.range.end;
@@ -145,7 +130,7 @@ pub fn check_invariants(
             continue;
         }
         let text = &source.text()[atom.range.clone()];
-        if sizer.size(text) + floor(scope) <= room {
+        if sizer.size(text) <= room {
             errors.push(format!(
                 "{:?} atom {:?} ({}) fits the budget but is split",
                 atom.kind,
@@ -155,7 +140,8 @@ pub fn check_invariants(
         }
     }
     // Located: a chunk that starts inside a scope names it, whenever the shortest line that
-    // does fits the header's share of the budget.
+    // does fits the header's share of the budget and, with the chunk's body, the room: only a
+    // whole unit that fills the chunk may push its scope line out (integrity over header).
     if config.headers() {
         for c in chunks {
             let Some(last) = c.scope.last() else { continue };
@@ -167,7 +153,10 @@ pub fn check_invariants(
             let line = crate::header::scope_line(&tree.comment, &last);
             let named =
                 c.header.contains(&format!("in {last}")) || c.header.contains(&format!("> {last}"));
-            if !named && sizer.size(&line) <= config.header_cap() {
+            if named || sizer.size(&line) > config.header_cap() {
+                continue;
+            }
+            if sizer.size(&format!("{line}{}", c.text)) <= room {
                 errors.push(format!(
                     "chunk {:?}: header {:?} does not name its scope {last:?}",
                     c.byte_start..c.byte_end,

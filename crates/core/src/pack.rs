@@ -126,8 +126,6 @@ struct Packer<'s, 't> {
     scope_index: Map<Vec<u32>, u32>,
     /// Reserved header size per scope and header cap, filled lazily.
     reserved: Map<(u32, usize), usize>,
-    /// [`Self::scope_floor`] per scope, filled lazily.
-    floors: Map<u32, usize>,
     /// [`Self::header_tail`] per scope, filled lazily.
     tails: Map<u32, (String, usize)>,
     /// The configured header cap.
@@ -154,7 +152,6 @@ impl<'s, 't> Packer<'s, 't> {
             scopes: Vec::new(),
             scope_index: Map::default(),
             reserved: Map::default(),
-            floors: Map::default(),
             tails: Map::default(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
@@ -257,30 +254,6 @@ impl<'s, 't> Packer<'s, 't> {
         header::render(&facts, &self.tree.comment, self.sizer, cap)
     }
 
-    /// The least header room that still names the innermost scope of `scope` (`// in fn f`):
-    /// a chunk starting inside a scope always says so. Zero outside any scope, with headers
-    /// off, or when even that line exceeds the header's share (no header could name it).
-    fn scope_floor(&mut self, scope: u32) -> usize {
-        if let Some(&floor) = self.floors.get(&scope) {
-            return floor;
-        }
-        let inner = self.scopes[scope as usize]
-            .iter()
-            .rev()
-            .map(|&o| self.opened[o as usize])
-            .filter(|a| a.is_scope)
-            .find_map(Atom::label_text);
-        let floor = match inner {
-            Some(label) if self.config.headers() => {
-                let size = self.sizer.size(&header::scope_line(&self.tree.comment, label));
-                if size <= self.full_cap { size } else { 0 }
-            }
-            _ => 0,
-        };
-        self.floors.insert(scope, floor);
-        floor
-    }
-
     /// Most units context lines may add to a header: about 4 % of the budget, a sixth of the
     /// header's share.
     fn context_share(&self) -> usize {
@@ -360,12 +333,13 @@ impl<'s, 't> Packer<'s, 't> {
     ) {
         let size = self.size(atom.range.clone());
         let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
-        // A symbol, section or protected region that fits the budget only with a shorter
-        // header gets exactly the room its text leaves, as long as that room still names the
-        // scope it starts in; other atoms are opened instead, which keeps the header.
+        // Integrity over header: a symbol, section or protected region that fits the budget
+        // only with a shorter header gets exactly the room its text leaves, down to no header
+        // at all (the record's scope still locates it); other atoms are opened instead, which
+        // keeps the header.
         let fit = if size <= room {
             Some((size, self.full_cap))
-        } else if atom.is_integral() && size + self.scope_floor(scope) <= self.room {
+        } else if atom.is_integral() && size <= self.room {
             Some((size, self.full_cap.min(self.room - size)))
         } else {
             None
@@ -688,12 +662,11 @@ impl<'s, 't> Packer<'s, 't> {
             return self.spans_from(&[pieces.start, best], pieces.end);
         }
         let piece = self.pieces[pieces.start].clone();
-        // An integral atom first gives up header room (a BPE may count the seam between header
-        // and body differently than the parts).
+        // An integral atom first gives up header room, down to none (a BPE may count the seam
+        // between header and body differently than the parts).
         if let (Grain::Atom, Some(atom)) = (piece.grain, piece.atom)
             && atom.is_integral()
             && piece.cap > 0
-            && piece.cap.saturating_sub(excess.max(1)) >= self.scope_floor(piece.scope)
         {
             self.pieces[pieces.start].cap = piece.cap.saturating_sub(excess.max(1));
             return vec![span.clone()];

@@ -599,3 +599,48 @@ fn a_file_that_fails_to_parse_whole_can_differ_in_sections() {
         assert_invariants(&source, tree, &pack(&source, tree, &config), &config);
     }
 }
+
+/// tokio's `yield_now` in miniature: the function fits the budget, but not with its long doc
+/// comment. The comment is cut from the function (it ends the chunk before); the function,
+/// attributes and all, stays whole in the next.
+#[test]
+fn a_long_doc_comment_is_cut_from_its_item_never_the_item() {
+    let doc: String = (0..24)
+        .map(|i| format!("/// Line {i} of a long explanation of what yielding means here.\n"))
+        .collect();
+    let item = "#[inline]\n#[must_use]\npub async fn yield_now() {\n    let mut yielded = false;\n    poll_fn(|cx| {\n        if yielded {\n            return Poll::Ready(());\n        }\n        yielded = true;\n        Poll::Pending\n    })\n    .await\n}\n";
+    let text = format!("use std::task::Poll;\n\n{doc}{item}");
+    let (tree, chunks) = chunk("src/yield_now.rs", "rust", &text, 400);
+    // The symbol keeps its doc comment; its item proper starts at the attributes.
+    let symbol = find(&tree.root, "fn yield_now").expect("symbol");
+    let proper = symbol.proper().expect("the doc comment is detached");
+    assert_eq!(&text[proper.range.clone()], item);
+    let start = text.find("#[inline]").unwrap();
+    let holder = chunks
+        .iter()
+        .find(|c| c.byte_start <= start && c.byte_end >= start + item.len())
+        .unwrap_or_else(|| panic!("the item is split: {chunks:#?}"));
+    assert_eq!(holder.scope, ["fn yield_now"]);
+    // A short doc comment stays with its item when both fit.
+    let short = format!("/// Yields.\n{item}");
+    let (_, chunks) = chunk("src/y.rs", "rust", &short, 400);
+    assert_eq!(chunks.len(), 1);
+}
+
+/// Integrity over header: a function that fits the budget only without its header is kept
+/// whole with the header it leaves room for, down to none; the record still names its scope.
+#[test]
+fn a_unit_that_fits_alone_is_whole_and_its_header_gives_way() {
+    let body: String = (0..9).map(|i| format!("        let v{i} = self.compute({i});\n")).collect();
+    let method = format!("    fn long_method(&self) -> u32 {{\n{body}        0\n    }}\n");
+    let text = format!("impl Engine {{\n{method}\n    fn other(&self) {{}}\n}}\n");
+    let budget = method.chars().count() + 2;
+    let (_, chunks) = chunk("src/engine.rs", "rust", &text, budget);
+    let start = text.find("    fn long_method").unwrap();
+    let holder = chunks
+        .iter()
+        .find(|c| c.byte_start <= start && c.byte_end >= start + method.len())
+        .unwrap_or_else(|| panic!("the method is split: {chunks:#?}"));
+    assert!(holder.header.chars().count() <= 2, "{:?}", holder.header);
+    assert_eq!(holder.scope, ["impl Engine"]);
+}

@@ -83,10 +83,14 @@ fn fixtures_hold_every_invariant() {
                     if below_heading(&tree, c.byte_start) {
                         assert!(!c.scope.is_empty(), "{path} {budget}: no scope on {:?}", c.text);
                         // The header names the breadcrumb whenever its shortest line
-                        // (`<!-- in Linux -->`) fits the header's share of the budget.
+                        // (`<!-- in Linux -->`) fits the header's share of the budget and,
+                        // with the chunk's body, the budget (integrity over header).
                         let last = c.scope.last().unwrap();
                         let line = format!("<!-- in {last} -->\n");
-                        if unit.sizer().size(&line) <= budget / 4 {
+                        let sizer = unit.sizer();
+                        if sizer.size(&line) <= budget / 4
+                            && sizer.size(&format!("{line}{}", c.text)) <= budget
+                        {
                             assert!(
                                 c.header.contains(&format!("in {last}"))
                                     || c.header.contains(&format!("> {last}")),
