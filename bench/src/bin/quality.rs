@@ -20,6 +20,8 @@
 //!   range includes leading doc comments and attributes; Markdown: `AtomKind::Section` atoms)
 //!   whose extent is between budget/4 and budget chars, and the % of them lying wholly inside
 //!   one chunk — one list for both tools;
+//! - `raw` / `raw%`: the same for code symbols counted raw, without the doc comments the code
+//!   builder detaches from them (`Atom::proper`): the item alone must stay whole;
 //! - `crumbs`: % of chunks under 5 % of the budget (rendered size);
 //! - `/100KB`: chunks per 100,000 bytes; `×fixed`: chunk count over the count of plain fixed
 //!   windows of the budget (per file ⌈chars / budget⌉);
@@ -58,6 +60,8 @@ struct Stats {
     covered_once: u64,
     units: u64,
     units_whole: u64,
+    /// Code symbols counted raw, without the doc comments detached from them: (units, whole).
+    raw: (u64, u64),
     crumbs: u64,
     fixed: u64,
     midword: u64,
@@ -75,6 +79,8 @@ impl Stats {
         self.covered_once += o.covered_once;
         self.units += o.units;
         self.units_whole += o.units_whole;
+        self.raw.0 += o.raw.0;
+        self.raw.1 += o.raw.1;
         self.crumbs += o.crumbs;
         self.fixed += o.fixed;
         self.midword += o.midword;
@@ -102,6 +108,7 @@ fn measure(
     pieces: &[Piece],
     budget: usize,
     units: &[Range<usize>],
+    raw: &[Range<usize>],
     blocks: &[Vec<Range<usize>>; 3],
 ) -> Stats {
     let mut s = Stats { files: 1, bytes: text.len() as u64, ..Stats::default() };
@@ -140,6 +147,10 @@ fn measure(
         s.units += 1;
         s.units_whole += u64::from(whole(u));
     }
+    for u in raw {
+        s.raw.0 += 1;
+        s.raw.1 += u64::from(whole(u));
+    }
     for (k, list) in blocks.iter().enumerate() {
         for b in list {
             s.blocks[k].0 += 1;
@@ -169,6 +180,21 @@ fn collect_units(
     }
     for c in &atom.children {
         collect_units(c, kind, text, budget, out);
+    }
+}
+
+/// Symbols counted raw: the item proper of a symbol whose doc comment the code builder
+/// detached (`Atom::proper`), else the symbol, within [budget/4, budget] chars.
+fn collect_raw(atom: &Atom, text: &str, budget: usize, out: &mut Vec<Range<usize>>) {
+    if atom.kind == AtomKind::Symbol {
+        let range = atom.proper().map_or(atom.range.clone(), |p| p.range.clone());
+        let n = chars(&text[range.clone()]);
+        if n >= budget / 4 && n <= budget {
+            out.push(range);
+        }
+    }
+    for c in &atom.children {
+        collect_raw(c, text, budget, out);
     }
 }
 
@@ -369,6 +395,10 @@ fn run(docs: &[Doc], budgets: &[usize]) -> Result<Vec<[Stats; 2]>> {
                 .map(|(i, &budget)| {
                     let mut units = Vec::new();
                     collect_units(&tree.root, kind, text, budget, &mut units);
+                    let mut raw = Vec::new();
+                    if doc.language.is_some() {
+                        collect_raw(&tree.root, text, budget, &mut raw);
+                    }
                     let fit: [Vec<Range<usize>>; 3] = std::array::from_fn(|k| {
                         blocks[k]
                             .iter()
@@ -386,8 +416,8 @@ fn run(docs: &[Doc], budgets: &[usize]) -> Result<Vec<[Stats; 2]>> {
                         .collect();
                     let theirs = splitters[i].pieces(doc);
                     [
-                        measure(text, &ours, budget, &units, &fit),
-                        measure(text, &theirs, budget, &units, &fit),
+                        measure(text, &ours, budget, &units, &raw, &fit),
+                        measure(text, &theirs, budget, &units, &raw, &fit),
                     ]
                 })
                 .collect()
@@ -404,7 +434,7 @@ fn run(docs: &[Doc], budgets: &[usize]) -> Result<Vec<[Stats; 2]>> {
 }
 
 fn pct(a: u64, b: u64) -> String {
-    if b == 0 { "n/a".into() } else { format!("{:.1}", 100.0 * a as f64 / b as f64) }
+    if b == 0 { "n/a".into() } else { format!("{:.2}", 100.0 * a as f64 / b as f64) }
 }
 
 fn today() -> String {
@@ -453,7 +483,7 @@ fn main() -> Result<()> {
     let mut report = String::new();
     let mut corpora = String::new();
     let head = format!(
-        "{:>10} {:>5} {:>5} {:>6} {:>13} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7} {:>6} {:>7} {:>7} {:>13} {:>13} {:>13}",
+        "{:>10} {:>5} {:>5} {:>6} {:>13} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7} {:>6} {:>7} {:>7} {:>13} {:>13} {:>13}",
         "corpus",
         "files",
         "MB",
@@ -464,6 +494,8 @@ fn main() -> Result<()> {
         "once%",
         "units",
         "whole%",
+        "raw",
+        "raw%",
         "crumb%",
         "/100KB",
         "×fixed",
@@ -504,7 +536,7 @@ fn main() -> Result<()> {
                 };
                 writeln!(
                     report,
-                    "{:>10} {:>5} {:>5.1} {:>6} {:>13} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>7.1} {:>6.2} {:>7} {:>7} {:>13} {:>13} {:>13}",
+                    "{:>10} {:>5} {:>5.1} {:>6} {:>13} {:>7} {:>7} {:>7} {:>6} {:>6} {:>6} {:>6} {:>6} {:>7.1} {:>6.2} {:>7} {:>7} {:>13} {:>13} {:>13}",
                     lang,
                     s.files,
                     s.bytes as f64 / 1e6,
@@ -515,6 +547,8 @@ fn main() -> Result<()> {
                     pct(s.covered_once, s.bytes),
                     s.units,
                     pct(s.units_whole, s.units),
+                    s.raw.0,
+                    pct(s.raw.1, s.raw.0),
                     pct(s.crumbs, s.chunks),
                     s.chunks as f64 * 1e5 / s.bytes as f64,
                     s.chunks as f64 / s.fixed as f64,

@@ -20,6 +20,7 @@
 //! sentences are separated by weak boundaries only.
 
 mod envs;
+mod rows;
 mod scan;
 
 use std::ops::Range;
@@ -396,7 +397,8 @@ impl Builder<'_> {
         let class = if container { EnvClass::Container } else { env_class(name, self.theorems) };
         let eol = line_end_incl(self.b, node.range.start).min(node.range.end);
         let signature = shorten(self.text[node.range.start..eol].trim());
-        let label = AtomLabel { label: name.to_owned(), name: None, signature: Some(signature) };
+        let label =
+            AtomLabel { label: name.to_owned(), name: None, signature: Some(signature.clone()) };
         let kind = if class.is_protected() { AtomKind::Protected } else { AtomKind::Block };
         let mut atom = Atom::new(kind, outer.clone())
             .with_protected(class.is_protected())
@@ -408,25 +410,58 @@ impl Builder<'_> {
             // stay protected when the environment must be split at its lines.
             let regions: Vec<usize> =
                 node.children.iter().copied().filter(|&i| self.nodes[i].is_region()).collect();
+            // Tables and alignments are cut between rows, never mid-row, where they must be.
+            let by_rows = inner.is_some() && matches!(class, EnvClass::Table | EnvClass::Math);
             // Blank lines inside (between BibTeX entries, code paragraphs, groups of table
             // rows) are the best places to cut.
             let parts = blocks(self.text, outer.clone());
-            if parts.len() > 1 {
+            if parts.len() > 1 || by_rows {
                 let mut inside = 0;
                 let mut children = Vec::with_capacity(parts.len());
-                for part in parts {
-                    let items = self.within(&regions, &part.range);
-                    inside += items.len();
+                for (k, part) in parts.into_iter().enumerate() {
                     let boundary = if children.is_empty() { Boundary::Line } else { part.boundary };
-                    let part = if items.is_empty() {
-                        part
+                    let rows = if by_rows {
+                        rows::table_rows(self.text, part.range.clone(), k == 0)
                     } else {
-                        self.inline(part.range.clone(), &items, Boundary::Paragraph)
+                        vec![part.range.clone()]
+                    };
+                    if k == 0 && class == EnvClass::Table {
+                        atom.label.as_mut().expect("labelled").signature =
+                            Some(self.table_signature(&rows, &signature));
+                    }
+                    let single = rows.len() == 1;
+                    let mut cells = Vec::with_capacity(rows.len());
+                    for (r, row) in rows.into_iter().enumerate() {
+                        let items = self.within(&regions, &row);
+                        inside += items.len();
+                        let b = if r == 0 { Boundary::Line } else { Boundary::Sentence };
+                        let cell = if !items.is_empty() {
+                            self.inline(row, &items, Boundary::Paragraph)
+                        } else if single {
+                            part.clone()
+                        } else {
+                            Atom::new(AtomKind::Block, row)
+                        };
+                        cells.push(cell.with_boundary(b));
+                    }
+                    let part = if single {
+                        cells.pop().expect("one row")
+                    } else {
+                        Atom::new(AtomKind::Block, part.range.clone()).with_children(cells)
                     };
                     children.push(part.with_boundary(boundary));
                 }
                 if inside == regions.len() {
-                    return atom.with_children(children);
+                    if children.len() > 1 {
+                        return atom.with_children(children);
+                    }
+                    let only = children.pop().expect("one part");
+                    if !only.children.is_empty() {
+                        return atom.with_children(only.children);
+                    }
+                    if regions.is_empty() {
+                        return atom;
+                    }
                 }
             }
             if regions.is_empty() {
@@ -446,6 +481,11 @@ impl Builder<'_> {
         let items = self.within(&node.children, &middle);
         let mut body = if class == EnvClass::List {
             self.list_items(middle, &items)
+        } else if class == EnvClass::Algorithm
+            && !name.starts_with("algorithm*")
+            && name != "algorithm"
+        {
+            self.steps(middle.clone(), &items).unwrap_or_else(|| self.flow(middle, &items))
         } else {
             self.flow(middle, &items)
         };
@@ -458,6 +498,45 @@ impl Builder<'_> {
         children
             .push(Atom::new(AtomKind::Block, close_start..outer.end).with_boundary(Boundary::Line));
         atom.with_children(children)
+    }
+
+    /// The steps of an algorithm body (`\State`, `\If`, …), each a block cut from the next
+    /// rather than inside it; `None` when a region nested in the body crosses a step.
+    fn steps(&self, range: Range<usize>, items: &[usize]) -> Option<Vec<Atom>> {
+        let steps = rows::algorithm_steps(self.text, range);
+        if steps.len() < 2 {
+            return None;
+        }
+        let mut inside = 0;
+        let mut out = Vec::with_capacity(steps.len());
+        for step in steps {
+            let within = self.within(items, &step);
+            inside += within.len();
+            let atom = if within.is_empty() {
+                Atom::new(AtomKind::Block, step)
+            } else {
+                self.inline(step, &within, Boundary::Paragraph)
+            };
+            out.push(atom.with_boundary(Boundary::Sentence));
+        }
+        (inside == items.len()).then_some(out)
+    }
+
+    /// The signature a table's parts repeat: its begin line, and its header row when a rule
+    /// sets it off (`Value & Mnemonic \\ \hline`), one header line per source line.
+    fn table_signature(&self, rows: &[Range<usize>], begin: &str) -> String {
+        let Some(first) = rows.first().filter(|_| rows.len() > 2) else {
+            return begin.to_owned();
+        };
+        let text = &self.text[first.clone()];
+        let ruled = text.lines().skip(1).any(|l| {
+            let l = l.trim();
+            l.starts_with("\\hline") || l.starts_with("\\midrule") || l.ends_with("\\hline")
+        });
+        if !ruled || text.chars().count() > 3 * MAX_LABEL {
+            return begin.to_owned();
+        }
+        text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n")
     }
 
     /// The items of a list, each a group of its blocks.

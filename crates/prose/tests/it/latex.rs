@@ -762,7 +762,9 @@ fn tally_file(path: &str, text: &str, budget: usize, t: &mut Tally) {
     let tree = atomize(text);
     let source = Source::new(path, text);
     let config = ChunkConfig::new(budget, Unit::Chars).unwrap();
-    let chunks = pack(&source, &tree, &config);
+    let mut chunks = pack(&source, &tree, &config);
+    // Provenance (the section path the breadcrumb tally reads) is annotation's.
+    cleave_prose::annotate(&tree, &source, &mut chunks);
     let errors = check_invariants(&source, &tree, &chunks, &config);
     if !errors.is_empty() {
         eprintln!("{path} @{budget}: {}", errors[..errors.len().min(3)].join("; "));
@@ -1004,4 +1006,52 @@ fn environments_carry_their_region() {
         expected.iter().map(|(s, r)| ((*s).to_owned(), *r)).collect();
     assert_eq!(regions, expected);
     assert!(tree.locations.regions.is_empty(), "LaTeX atoms are their regions");
+}
+
+/// An oversize table is cut between rows, never mid-row, and every part repeats its column
+/// spec and header row; an alignment with `cases` in a row keeps the row whole; an oversize
+/// algorithm is cut between steps.
+#[test]
+fn oversize_tables_alignments_and_algorithms_split_between_rows() {
+    let rows: String = (0..80)
+        .map(|i| {
+            format!("0x{i:02x} & OP{i} & {i} & pushes the {i}th value\n  onto the stack \\\\\n")
+        })
+        .collect();
+    let table = format!(
+        "\\section{{Opcodes}}\n\n\\begin{{tabular}}{{llll}}\nValue & Mnemonic & $\\delta$ & Description \\\\\n\\hline\n{rows}\\end{{tabular}}\n"
+    );
+    let (_, chunks) = chunk("ops.tex", &table, 1000, Unit::Chars);
+    assert!(chunks.len() > 3);
+    for c in &chunks[1..] {
+        let before = table[..c.byte_start].trim_end();
+        assert!(
+            before.ends_with("\\\\")
+                || before.ends_with("\\hline")
+                || before.ends_with("{Opcodes}"),
+            "cut mid-row before {:?}",
+            c.text
+        );
+        if c.byte_start > table.find("0x01").unwrap() {
+            assert!(c.header.contains("Value & Mnemonic"), "{:?}", c.header);
+        }
+    }
+    let eqs: String = (0..12)
+        .map(|i| format!("g_{i} & \\equiv & \\begin{{cases}}\n{i} & \\text{{if}} x \\\\\n1 & \\text{{otherwise}}\n\\end{{cases}} \\\\\n"))
+        .collect();
+    let align = format!("\\begin{{eqnarray}}\n{eqs}\\end{{eqnarray}}\n");
+    let (_, chunks) = chunk("eq.tex", &align, 300, Unit::Chars);
+    for c in &chunks[1..] {
+        assert!(align[..c.byte_start].trim_end().ends_with("\\\\"), "mid-row: {:?}", c.text);
+    }
+    let steps: String = (0..30)
+        .map(|i| format!("\\State $x_{{{i}}} \\gets x_{{{i}}} + g$\n  \\Comment{{step {i}}}\n"))
+        .collect();
+    let alg = format!("\\begin{{algorithmic}}\n\\Require $x_0$\n{steps}\\end{{algorithmic}}\n");
+    let (_, chunks) = chunk("alg.tex", &alg, 300, Unit::Chars);
+    assert!(chunks.len() > 2);
+    for c in &chunks[1..] {
+        let first = c.text.trim_start();
+        assert!(first.starts_with("\\State") || first.starts_with("\\end"), "mid-step: {first:?}");
+    }
 }
