@@ -35,13 +35,16 @@ const PATHS: &[&str] = &[
     "src/Cache.java",
     "README",
     "bin/run-me",
+    "docs/report.docx",
+    "docs/deck.pptx",
+    "docs/book.xlsx",
 ];
 
 fuzz_target!(|data: &[u8]| {
     let Some((opts, rest)) = Options::parse(data) else { return };
     let Some((&pick, rest)) = rest.split_first() else { return };
     let path = PATHS[usize::from(pick) % PATHS.len()];
-    let Ok(decoded) = decode(rest.to_vec()) else { return };
+    let Ok(decoded) = decode(path, rest.to_vec()) else { return };
     let settings = Settings::new(opts.config.clone());
     let result = chunk_decoded(path, &decoded, &settings, &mut Context::new());
     let mut read = Vec::with_capacity(result.chunks.len());

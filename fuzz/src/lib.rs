@@ -80,7 +80,7 @@ pub fn check(path: &str, text: &str, tree: &AtomTree, chunks: &[Chunk], config: 
         errors.len(),
         chunks.len(),
         config.budget(),
-        config.unit(),
+        config.unit_name(),
         config.overlap(),
         config.headers(),
         errors.join("\n")

@@ -1,12 +1,13 @@
 //! The body shared by the prose and data targets: one format, one input.
 
 use cleave_code::ParseContext;
-use cleave_prose::{Format, atomize_prose, classify};
+use cleave_prose::{Format, annotate, atomize_prose};
 
 use crate::{Options, check, text};
 
 /// Atomizes the text of `data` (after its option bytes) as `format`, packs it, checks every
-/// invariant, then classifies the chunks (which must not panic either).
+/// invariant, then annotates the chunks with provenance and classification (which must not
+/// panic either).
 pub fn run(format: Format, data: &[u8]) {
     let Some((opts, rest)) = Options::parse(data) else { return };
     let Some(text) = text(rest) else { return };
@@ -16,9 +17,9 @@ pub fn run(format: Format, data: &[u8]) {
     let source = cleave_core::Source::new(&path, text);
     let mut chunks = cleave_core::pack(&source, &tree, &opts.config);
     check(&path, text, &tree, &chunks, &opts.config);
-    // Classification only reads the chunks; it runs last so a panic in it is told apart from
-    // an invariant violation by the message.
-    classify(format, &mut chunks);
+    // Annotation only reads the tree and the chunks; it runs last so a panic in it is told
+    // apart from an invariant violation by the message.
+    annotate(&tree, &source, &mut chunks);
 }
 
 /// Chooses one of `formats` by the byte after the option bytes and runs the rest as it.
