@@ -63,7 +63,7 @@ pub fn pack(source: &Source<'_>, tree: &AtomTree, config: &ChunkConfig) -> Vec<C
     packer.flatten_root(root);
     let spans = packer.segment_all();
     let spans = packer.verify(spans);
-    let spans = packer.apply_overlap(spans);
+    let spans = packer.apply_overlap(spans, root);
     packer.records(root, spans)
 }
 
@@ -751,32 +751,71 @@ impl<'s, 't> Packer<'s, 't> {
 
     // ---- overlap -----------------------------------------------------------------------
 
-    /// Widens each chunk backwards over up to `overlap` units of the previous chunk, starting at
-    /// a line start where one is near enough.
-    fn apply_overlap(&self, mut spans: Vec<Span>) -> Vec<Span> {
+    /// Widens each chunk backwards over up to `overlap` units of the previous chunk. The
+    /// repeated prefix starts at a line or sentence start where one gives at least half the
+    /// overlap a word start would, else at a word start (unwrapped prose has no line start
+    /// near), and never inside a protected region the chunk does not itself start in (a
+    /// stray closing fence or half a formula would open the chunk).
+    fn apply_overlap(&self, mut spans: Vec<Span>, root: &Atom) -> Vec<Span> {
         let overlap = self.config.overlap();
         if overlap == 0 {
             return spans;
         }
         let budget = self.config.budget();
-        let starts = self.source.line_starts();
+        let mut protected = Vec::new();
+        protected_ranges(root, &mut protected);
+        let text = self.source.text();
+        let bytes = text.as_bytes();
         for idx in 1..spans.len() {
-            let prev_start = spans[idx - 1].range.start;
+            let floor = spans[idx - 1].range.start;
             let start = spans[idx].range.start;
-            // Candidate starts: line starts inside the previous chunk, nearest first.
-            let first_line = starts.partition_point(|&s| s <= prev_start);
-            let last_line = starts.partition_point(|&s| s < start);
-            for &cand in starts[first_line..last_line].iter().rev() {
-                if self.size(cand..start) > overlap {
+            let end = spans[idx].range.end;
+            // The protected region the chunk starts inside, if any: candidates in it are fine.
+            let own = enclosing(&protected, start);
+            // Walk back over char boundaries; sizes only grow going back, so the walk ends at
+            // the first candidate over the overlap. Candidates: (start, starts a sentence).
+            let mut candidates: Vec<(usize, bool)> = Vec::new();
+            let mut p = start;
+            while p > floor + 1 {
+                p -= 1;
+                while p > floor && !text.is_char_boundary(p) {
+                    p -= 1;
+                }
+                if p <= floor {
                     break;
                 }
-                let range = cand..spans[idx].range.end;
-                let size = self.measure_chunk(&spans[idx].header, range.clone(), &(0..0));
-                if size > budget {
+                let prev = bytes[p - 1];
+                let line_start = prev == b'\n';
+                let word_start = prev.is_ascii_whitespace() && !bytes[p].is_ascii_whitespace();
+                if !word_start && !line_start {
+                    continue;
+                }
+                if let Some(r) = enclosing(&protected, p)
+                    && Some(r) != own
+                {
+                    continue;
+                }
+                if self.size(p..start) > overlap {
                     break;
                 }
-                spans[idx].range = range;
-                spans[idx].size = size;
+                candidates.push((p, line_start || ends_sentence(&text[floor..p])));
+            }
+            // The farthest sentence start, unless a word start repeats more than twice as much.
+            let farthest = candidates.last().map_or(start, |c| c.0);
+            let preferred = candidates
+                .iter()
+                .rposition(|c| c.1)
+                .filter(|&i| 2 * (start - candidates[i].0) >= start - farthest)
+                .unwrap_or(candidates.len().saturating_sub(1));
+            // The exact measure decides; nearer candidates are the fallback (a BPE can count
+            // the seam between header and body differently).
+            for &(p, _) in candidates[..candidates.len().min(preferred + 1)].iter().rev() {
+                let total = self.measure_chunk(&spans[idx].header, p..end, &(0..0));
+                if total <= budget {
+                    spans[idx].range = p..end;
+                    spans[idx].size = total;
+                    break;
+                }
             }
         }
         spans
@@ -908,6 +947,34 @@ fn fill_cost(fill: usize, room: usize) -> u64 {
 }
 
 /// Indices `(first, end)` of the spans overlapping `range`.
+/// The outermost protected atoms under `atom`, in order.
+fn protected_ranges(atom: &Atom, out: &mut Vec<Range<usize>>) {
+    if atom.protected {
+        out.push(atom.range.clone());
+        return;
+    }
+    for child in &atom.children {
+        protected_ranges(child, out);
+    }
+}
+
+/// The range of `ranges` (sorted, disjoint) that holds `pos` strictly inside, if any.
+fn enclosing(ranges: &[Range<usize>], pos: usize) -> Option<&Range<usize>> {
+    let i = ranges.partition_point(|r| r.start < pos);
+    i.checked_sub(1).map(|i| &ranges[i]).filter(|r| pos < r.end)
+}
+
+/// Whether `text` ends a sentence: a `.`, `!` or `?` (closing quotes or brackets after it
+/// allowed), then white space.
+fn ends_sentence(text: &str) -> bool {
+    let t = text.trim_end();
+    if t.len() == text.len() {
+        return false;
+    }
+    let t = t.trim_end_matches(['"', '\'', ')', ']', '\u{201d}', '\u{2019}']);
+    t.ends_with(['.', '!', '?'])
+}
+
 fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
     let first = spans.partition_point(|s| s.range.end <= range.start);
     let end = spans.partition_point(|s| s.range.start < range.end);
@@ -1079,6 +1146,53 @@ mod tests {
         assert_eq!(widest_part(5_000, 100), 999);
         assert_eq!(widest_part(3_400_000, 2_000), 9_999);
         assert_eq!(widest_part(usize::MAX, 1), usize::MAX, "saturates, never loops forever");
+    }
+
+    /// Unwrapped prose (no line start near a seam) still overlaps, from a word or sentence
+    /// start; a chunk never starts its overlap inside a protected region it does not start in.
+    #[test]
+    fn overlap_starts_at_words_and_sentences_outside_protected_regions() {
+        use crate::atom::AtomKind;
+        use crate::{ContentKind, Unit, atomize_blocks, check_invariants};
+        let para: String = (0..40)
+            .map(|i| format!("Sentence number {i} says a little more about the topic. "))
+            .collect();
+        let text = format!("{para}\n");
+        let tree = atomize_blocks(&text, "text", ContentKind::Prose);
+        let source = Source::new("doc.txt", &text);
+        let config = ChunkConfig::new(512, Unit::Chars).unwrap().with_overlap(50).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        assert!(check_invariants(&source, &tree, &chunks, &config).is_empty());
+        assert!(chunks.len() > 3);
+        for pair in chunks.windows(2) {
+            let repeated = pair[0].byte_end - pair[1].byte_start;
+            assert!(repeated > 20, "overlap of {repeated} bytes: {:?}", pair[1].text);
+            let before = text.as_bytes()[pair[1].byte_start - 1];
+            assert!(before == b' ', "overlap starts mid-word: {:?}", pair[1].text);
+        }
+        // A fence followed by prose: the chunk after it must not start inside it.
+        let fence = format!("```\n{}```\n", "let x = 1;\n".repeat(20));
+        let prose: String =
+            (0..30).map(|i| format!("Word{i} and more words follow here. ")).collect();
+        let text = format!("{fence}{prose}\n");
+        let fence_end = fence.len();
+        let mut tree = atomize_blocks(&text, "markdown", ContentKind::Prose);
+        let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![
+            Atom::new(AtomKind::Protected, 0..fence_end),
+            Atom::new(AtomKind::Block, fence_end..text.len()).with_boundary(Boundary::Paragraph),
+        ]);
+        tree.root = root;
+        let source = Source::new("doc.md", &text);
+        let config = ChunkConfig::new(400, Unit::Chars).unwrap().with_overlap(80).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        assert!(check_invariants(&source, &tree, &chunks, &config).is_empty());
+        for c in &chunks[1..] {
+            assert!(
+                c.byte_start == 0 || c.byte_start >= fence_end,
+                "starts in the fence: {:?}",
+                c.text
+            );
+        }
     }
 
     #[test]
