@@ -350,8 +350,20 @@ impl Builder<'_> {
                 let t = self.text[prev.atom.range.clone()].trim_end();
                 !t.ends_with('.') && !t.ends_with('}')
             };
+            // A definition, theorem or algorithm and the paragraph that introduces it
+            // ("… is defined as follows:", "Algorithm~\ref{alg:sgd} states the method.").
+            let introduced = matches!(
+                cur.class,
+                Some(EnvClass::Definition | EnvClass::Theorem | EnvClass::Algorithm)
+            ) && prev.class.is_none()
+                && (leads_in || {
+                    let t = &self.text[prev.atom.range.clone()];
+                    cur.class == Some(EnvClass::Algorithm)
+                        && (t.contains("\\ref{alg") || t.contains("Algorithm~\\ref"))
+                });
             let soft = (is_display(cur) && (is_display(prev) || is_short(prev) || leads_in))
-                || (is_display(prev) && (is_short(cur) || self.starts_lowercase(&cur.atom)));
+                || (is_display(prev) && (is_short(cur) || self.starts_lowercase(&cur.atom)))
+                || introduced;
             if soft {
                 blocks[i].atom.boundary = blocks[i].atom.boundary.min(Boundary::Line);
             }

@@ -49,7 +49,8 @@ pub(crate) fn atomize(text: &str, code: &mut ParseContext) -> AtomTree {
         .collect();
     let top = spread_with(text, 0..text.len(), top, true);
     let children = sectionize(top);
-    let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(children);
+    let mut root = Atom::new(AtomKind::Block, 0..text.len()).with_children(children);
+    glue_titles(text, &mut root);
     let mut tree = AtomTree::new("markdown", ContentKind::Prose, root);
     tree.comment = CommentStyle::block("<!--", "-->");
     tree.separator = " > ";
@@ -57,6 +58,36 @@ pub(crate) fn atomize(text: &str, code: &mut ParseContext) -> AtomTree {
     builder.regions.sort_by_key(|(r, _)| (r.start, r.end));
     tree.locations.regions = builder.regions;
     tree
+}
+
+/// Glues a paragraph that is only a title (`**Algorithm 1.**`, `**Theorem 2**`, `*Proof:*`)
+/// to the block it titles: the boundary after it becomes a line's, so the two stay together
+/// where the budget allows.
+fn glue_titles(text: &str, atom: &mut Atom) {
+    for i in 1..atom.children.len() {
+        if is_title(&text[atom.children[i - 1].range.clone()]) {
+            let next = &mut atom.children[i];
+            next.boundary = next.boundary.min(Boundary::Line);
+        }
+    }
+    for child in &mut atom.children {
+        glue_titles(text, child);
+    }
+}
+
+/// Whether a paragraph is only an emphasised title of at most 80 chars.
+fn is_title(paragraph: &str) -> bool {
+    let t = paragraph.trim();
+    if t.contains('\n') || t.chars().count() > 80 {
+        return false;
+    }
+    let t = t.strip_suffix([':', '.']).unwrap_or(t);
+    ["**", "__", "*", "_"].iter().any(|m| {
+        t.len() > 2 * m.len()
+            && t.starts_with(m)
+            && t.ends_with(m)
+            && !t[m.len()..t.len() - m.len()].contains(m)
+    })
 }
 
 // ---- parsing: events → block nodes ----------------------------------------------------------

@@ -1055,3 +1055,24 @@ fn oversize_tables_alignments_and_algorithms_split_between_rows() {
         assert!(first.starts_with("\\State") || first.starts_with("\\end"), "mid-step: {first:?}");
     }
 }
+
+/// A definition or algorithm stays with the paragraph that introduces it when both fit.
+#[test]
+fn a_definition_stays_with_the_paragraph_that_introduces_it() {
+    let after = "The rest of the analysis follows from this one property and the bounds of the next section, applied step by step. ".repeat(3);
+    let before = "Gradient methods converge at rates that depend on the curvature of the objective, and the analysis below needs one notion of it. ";
+    let text = format!(
+        "\\section{{Setting}}\n\n{before}\n\nWe use the following notion of smoothness, standard in the literature:\n\n\\begin{{definition}}[Smoothness]\nA function $f$ is $L$-smooth if its gradient is $L$-Lipschitz.\n\\end{{definition}}\n\n{after}\n"
+    );
+    for budget in [340, 400, 460] {
+        let (_, chunks) = chunk("s.tex", &text, budget, Unit::Chars);
+        let intro = text.find("We use the following").unwrap();
+        let def = text.find("\\begin{definition}").unwrap();
+        let holder = chunks.iter().find(|c| c.byte_start <= intro && intro < c.byte_end).unwrap();
+        assert!(
+            holder.byte_end > def,
+            "budget {budget}: cut before the definition: {:?}",
+            holder.text
+        );
+    }
+}

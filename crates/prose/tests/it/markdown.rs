@@ -546,3 +546,26 @@ fn regions_are_marked_with_their_exact_extents() {
     marked(&tree.root, &mut atoms);
     assert_eq!(atoms, vec![Code, Table], "fences and tables are atoms of their own");
 }
+
+/// A paragraph that is only a title (`**Algorithm 1.**`) stays with the block it titles when
+/// both fit, rather than ending the chunk before it.
+#[test]
+fn a_title_paragraph_stays_with_the_block_it_titles() {
+    let intro = "The method runs in rounds; each round refines the estimate of the last one and stops when it no longer moves. ".repeat(2);
+    let steps: String =
+        (1..=6).map(|i| format!("{i}. Update the estimate with step {i}.\n")).collect();
+    let text = format!(
+        "# Method\n\n{intro}\n\n**Algorithm 1.**\n\n{steps}\nAfter the loop the estimate is returned.\n"
+    );
+    for budget in [300, 360, 420] {
+        let (_, chunks) = chunk("doc.md", &text, budget, Unit::Chars);
+        let title = text.find("**Algorithm 1.**").unwrap();
+        let first_step = text.find("1. Update").unwrap();
+        let holder = chunks.iter().find(|c| c.byte_start <= title && title < c.byte_end).unwrap();
+        assert!(
+            holder.byte_end > first_step,
+            "budget {budget}: the title is cut from its steps: {:?}",
+            holder.text
+        );
+    }
+}
