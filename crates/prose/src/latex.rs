@@ -748,6 +748,9 @@ impl Builder<'_> {
                 NodeKind::Env { .. } | NodeKind::Verbatim(_) => {
                     self.env_atom(i, r).with_boundary(Boundary::Line)
                 }
+                NodeKind::Caption => Atom::new(AtomKind::Protected, r)
+                    .with_boundary(Boundary::Line)
+                    .with_label(AtomLabel { label: "caption".into(), ..AtomLabel::default() }),
                 _ => continue,
             };
             atoms.push(atom);

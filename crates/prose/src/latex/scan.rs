@@ -26,6 +26,8 @@ const MAX_DISPLAY_MATH: usize = 32 * 1024;
 const MAX_TITLE: usize = 2 * 1024;
 /// Longest environment name.
 const MAX_ENV_NAME: usize = 64;
+/// Longest caption, in bytes.
+const MAX_CAPTION: usize = 8 * 1024;
 
 /// What a token is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +48,8 @@ pub(super) enum TokenKind {
     Section { level: u8, title: Range<usize> },
     /// `\item`.
     Item,
+    /// `\caption{…}` with its argument: kept whole in a figure or table that is split.
+    Caption,
 }
 
 /// One token and its byte range.
@@ -73,6 +77,8 @@ pub(super) enum NodeKind {
     Section { level: u8, title: Range<usize> },
     /// `\item` (marker).
     Item,
+    /// `\caption{…}`, argument included.
+    Caption,
 }
 
 /// A node of the region forest: its children are the regions and markers it contains.
@@ -349,6 +355,7 @@ impl Lexer<'_> {
                 self.push(TokenKind::Item, i..j);
                 j
             }
+            "caption" => self.caption(i, if star { j + 1 } else { j }),
             _ => match section_level(name) {
                 Some(level) => self.section(i, if star { j + 1 } else { j }, level),
                 None => j,
@@ -392,6 +399,29 @@ impl Lexer<'_> {
         }
         self.push(TokenKind::Begin(name.to_owned()), i..end);
         end
+    }
+
+    /// `\caption` at `i` whose name (and star) ends at `j`: with its optional short caption
+    /// and its argument, when they close within a paragraph.
+    fn caption(&mut self, i: usize, j: usize) -> usize {
+        let b = self.b;
+        let mut k = skip_spaces(b, j);
+        if b.get(k) == Some(&b'[') {
+            match group_end(b, k, b'[', b']', MAX_CAPTION) {
+                Some(e) => k = skip_spaces(b, e),
+                None => return j,
+            }
+        }
+        if b.get(k) != Some(&b'{') {
+            return j;
+        }
+        match group_end(b, k, b'{', b'}', MAX_CAPTION) {
+            Some(e) => {
+                self.push(TokenKind::Caption, i..e);
+                e
+            }
+            None => j,
+        }
     }
 
     /// A sectioning command at `i` whose name (and star) ends at `j`.
@@ -642,6 +672,7 @@ impl Scan {
                 TokenKind::Verbatim(name) => out.push(node(NodeKind::Verbatim(name), tok.range)),
                 TokenKind::Verb => out.push(node(NodeKind::Verb, tok.range)),
                 TokenKind::Item => out.push(node(NodeKind::Item, tok.range)),
+                TokenKind::Caption => out.push(node(NodeKind::Caption, tok.range)),
             }
         }
         self.unterminated(text, &mut stack, 0);

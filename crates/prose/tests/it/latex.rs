@@ -1076,3 +1076,23 @@ fn a_definition_stays_with_the_paragraph_that_introduces_it() {
         );
     }
 }
+
+/// An oversize figure is split, but its caption stays whole while it fits.
+#[test]
+fn an_oversize_figure_keeps_its_caption_whole() {
+    let picture: String = (0..40).map(|i| format!("\\draw ({i},0) -- ({i},{i});\n")).collect();
+    let caption = "\\caption{Convergence of the method on the benchmark. The step size decays as $1/\\sqrt{t}$. Each curve is an average over five seeds. The shaded band is one standard deviation. The dashed line is the bound of Theorem 2.}";
+    let text = format!(
+        "\\begin{{figure}}[t]\n\\centering\n\\begin{{tikzpicture}}\n{picture}\\end{{tikzpicture}}\n{caption}\n\\label{{fig:conv}}\n\\end{{figure}}\n"
+    );
+    for budget in [300, 340, 400, 500] {
+        let (_, chunks) = chunk("fig.tex", &text, budget, Unit::Chars);
+        assert!(chunks.len() > 2);
+        let start = text.find("\\caption").unwrap();
+        let end = start + caption.len();
+        assert!(
+            chunks.iter().any(|c| c.byte_start <= start && end <= c.byte_end),
+            "budget {budget}: caption split"
+        );
+    }
+}
