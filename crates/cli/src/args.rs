@@ -299,7 +299,8 @@ pub struct SizeArgs {
     /// The BPE vocabulary for --unit tokens.
     #[arg(long, default_value = "o200k", value_parser = parse_tokenizer)]
     pub tokenizer: TokenizerArg,
-    /// Units of the previous chunk repeated at the start of each chunk.
+    /// Units of the previous chunk repeated at the start of each chunk (from a line, sentence
+    /// or word start; never from inside a fence, formula or table).
     #[arg(long, default_value_t = 0)]
     pub overlap: usize,
     /// Do not inject context headers.
