@@ -204,6 +204,7 @@ impl Cache {
             diagnostics: head.diagnostics,
             doc_class: head.doc_class,
             outline: head.outline,
+            terms: std::sync::OnceLock::new(),
         };
         Some(CachedFile { result, records })
     }

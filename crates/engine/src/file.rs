@@ -33,6 +33,10 @@ pub struct FileResult {
     pub doc_class: Option<(String, f32)>,
     /// The file's symbols or sections, when the settings ask for them.
     pub outline: Option<Vec<OutlineEntry>>,
+    /// Term statistics of each chunk for ranking, made on the first selection that reads the
+    /// file and kept with it: a server answering many queries over one root tokenizes each
+    /// chunk once, not once per query.
+    pub(crate) terms: std::sync::OnceLock<Box<[crate::select::ChunkTerms]>>,
 }
 
 impl FileResult {
@@ -48,7 +52,13 @@ impl FileResult {
             diagnostics: Vec::new(),
             doc_class: None,
             outline: None,
+            terms: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Term statistics of each chunk, in chunk order (computed once).
+    pub(crate) fn chunk_terms(&self) -> &[crate::select::ChunkTerms] {
+        self.terms.get_or_init(|| self.chunks.iter().map(crate::select::ChunkTerms::of).collect())
     }
 
     /// Whether the file could not be read (this makes the CLI's exit code non-zero).
@@ -205,6 +215,7 @@ fn chunk_view(
         diagnostics,
         doc_class,
         outline,
+        terms: std::sync::OnceLock::new(),
     }
 }
 

@@ -242,7 +242,7 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
             }
         }
     }
-    let scores = score(&chunks, query);
+    let scores = score(files, &chunks, query);
     let mut order: Vec<usize> = (0..chunks.len()).filter(|&i| scores[i] > 0.0).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     // Greedy by score: each passage is measured alone, and the whole selection exactly at the
@@ -304,8 +304,40 @@ fn strategy(files: &[FileResult], kind: QueryType) -> String {
     }
 }
 
-/// BM25F scores of every chunk, times the structural prior of the query's kind.
-fn score(chunks: &[&Chunk], query: &Query) -> Vec<f64> {
+/// The weighted term frequencies of one chunk over its fields, sorted by term, and its
+/// weighted length: what BM25F needs of a chunk, whatever the query.
+#[derive(Debug, Clone, Default)]
+pub struct ChunkTerms {
+    terms: Box<[(Box<str>, f32)]>,
+    len: f32,
+}
+
+impl ChunkTerms {
+    pub(crate) fn of(chunk: &Chunk) -> Self {
+        let mut tf: HashMap<String, f32> = HashMap::new();
+        let mut len = 0.0f32;
+        for (field, w) in FIELDS {
+            let w = w as f32;
+            for t in terms(&field_text(chunk, field)) {
+                len += w;
+                *tf.entry(t).or_insert(0.0) += w;
+            }
+        }
+        let mut terms: Vec<(Box<str>, f32)> =
+            tf.into_iter().map(|(t, f)| (t.into_boxed_str(), f)).collect();
+        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Self { terms: terms.into_boxed_slice(), len }
+    }
+
+    fn tf(&self, term: &str) -> Option<f32> {
+        self.terms.binary_search_by(|(t, _)| (**t).cmp(term)).ok().map(|i| self.terms[i].1)
+    }
+}
+
+/// BM25F scores of every chunk of `files`, in order, times the structural prior of the
+/// query's kind. Each file's term statistics are computed once (in parallel, the first time)
+/// and kept with it.
+fn score(files: &[FileResult], chunks: &[&Chunk], query: &Query) -> Vec<f64> {
     const K1: f64 = 1.2;
     const B: f64 = 0.75;
     let mut weights: HashMap<String, f64> = HashMap::new();
@@ -320,39 +352,42 @@ fn score(chunks: &[&Chunk], query: &Query) -> Vec<f64> {
     if weights.is_empty() || chunks.is_empty() {
         return vec![0.0; chunks.len()];
     }
-    // Per chunk: the weighted term frequencies over fields, and the weighted length.
-    let mut tfs: Vec<HashMap<&str, f64>> = Vec::with_capacity(chunks.len());
-    let mut lens = Vec::with_capacity(chunks.len());
-    let mut df: HashMap<&str, usize> = HashMap::new();
-    for chunk in chunks {
-        let mut tf: HashMap<&str, f64> = HashMap::new();
-        let mut len = 0.0;
-        for (field, w) in FIELDS {
-            for t in terms(&field_text(chunk, field)) {
-                len += w;
-                if let Some((key, _)) = weights.get_key_value(&t) {
-                    *tf.entry(key.as_str()).or_insert(0.0) += w;
-                }
-            }
+    {
+        use rayon::prelude::*;
+        files.par_iter().for_each(|f| {
+            f.chunk_terms();
+        });
+    }
+    let stats: Vec<&ChunkTerms> = files.iter().flat_map(|f| f.chunk_terms()).collect();
+    let mut query_terms: Vec<(&str, f64)> = weights.iter().map(|(t, w)| (t.as_str(), *w)).collect();
+    query_terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    // Per chunk: the frequencies of the query's terms; per term: the chunks holding it.
+    let tfs: Vec<Vec<f64>> = stats
+        .iter()
+        .map(|st| query_terms.iter().map(|(t, _)| st.tf(t).map_or(0.0, f64::from)).collect())
+        .collect();
+    let mut df = vec![0usize; query_terms.len()];
+    for tf in &tfs {
+        for (k, f) in tf.iter().enumerate() {
+            df[k] += usize::from(*f > 0.0);
         }
-        for key in tf.keys() {
-            *df.entry(key).or_insert(0) += 1;
-        }
-        tfs.push(tf);
-        lens.push(len);
     }
     let n = chunks.len() as f64;
-    let avg = lens.iter().sum::<f64>() / n;
+    let avg = stats.iter().map(|st| f64::from(st.len)).sum::<f64>() / n;
     chunks
         .iter()
         .enumerate()
         .map(|(i, chunk)| {
+            let len = f64::from(stats[i].len);
             let mut s = 0.0;
-            for (term, tf) in &tfs[i] {
-                let d = df.get(term).copied().unwrap_or(0) as f64;
+            for (k, &tf) in tfs[i].iter().enumerate() {
+                if tf == 0.0 {
+                    continue;
+                }
+                let d = df[k] as f64;
                 let idf = ((n - d + 0.5) / (d + 0.5) + 1.0).ln();
-                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lens[i] / avg.max(1.0)));
-                s += weights.get(*term).copied().unwrap_or(1.0) * idf * norm;
+                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg.max(1.0)));
+                s += query_terms[k].1 * idf * norm;
             }
             s * prior(chunk, query.kind)
         })
