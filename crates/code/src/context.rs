@@ -37,7 +37,8 @@ impl ParseContext {
         if self.current == Some(language.name) {
             return true;
         }
-        let ok = self.parser.set_language(&language.tree_sitter_language()).is_ok();
+        let Some(grammar) = language.tree_sitter_language() else { return false };
+        let ok = self.parser.set_language(&grammar).is_ok();
         self.current = ok.then_some(language.name);
         ok
     }

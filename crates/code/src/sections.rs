@@ -5,13 +5,13 @@
 
 use std::ops::Range;
 
-use cleave_core::{Atom, AtomKind, AtomTree, CommentStyle, ContentKind, Diagnostic, Severity};
+use cleave_core::{Atom, AtomKind, AtomTree, ContentKind, Diagnostic, Severity};
 
 use crate::builder::{self, Builder};
 use crate::context::ParseContext;
 use crate::imports::context_lines;
 use crate::pieces::{self, PIECE_BYTES};
-use crate::registry::{Language, language_by_name};
+use crate::registry::{Language, MissingGrammar, language_by_name};
 use crate::runs::{atomize_runs, member_runs};
 
 /// Files longer than this are parsed in sections of about this length, cut between top-level
@@ -57,13 +57,23 @@ pub fn atomize_code_in_pieces(
         return tree;
     }
     let root_atom = || Atom::new(AtomKind::Block, 0..text.len());
-    let fallback = |message: String| {
+    let blocks = |severity: Severity, message: String| {
         let mut tree = cleave_core::atomize_blocks(text, language.name, ContentKind::Code);
-        tree.comment = CommentStyle::line(language.comment);
+        tree.comment = language.comment_style();
         tree.separator = language.separator;
-        tree.diagnostics.push(Diagnostic::new(Severity::Fallback, message));
+        tree.diagnostics.push(Diagnostic::new(severity, message));
         tree
     };
+    let fallback = |message: String| blocks(Severity::Fallback, message);
+    // A language without a grammar in this build is still code, in blocks: a fallback when
+    // the build left its feature out, a note when cleave has no grammar for it.
+    if let Some((missing, message)) = language.missing_grammar() {
+        let severity = match missing {
+            MissingGrammar::FeatureOff => Severity::Fallback,
+            MissingGrammar::NoGrammar => Severity::Note,
+        };
+        return blocks(severity, message);
+    }
     let Some(language) = language_by_name(language.name) else {
         return fallback(format!("{} is not a registered language", language.name));
     };
@@ -72,7 +82,7 @@ pub fn atomize_code_in_pieces(
         Err(e) => return fallback(e.to_string()),
     };
     let mut tree = AtomTree::new(language.name, ContentKind::Code, root_atom());
-    tree.comment = CommentStyle::line(language.comment);
+    tree.comment = language.comment_style();
     tree.separator = language.separator;
     if text.is_empty() {
         return tree;

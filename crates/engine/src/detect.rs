@@ -79,4 +79,40 @@ mod tests {
         // The extension wins over a shebang.
         assert_eq!(detect("a.md", "#!/bin/python\n").name(), "markdown");
     }
+
+    /// Every code file reads as its own language, with or without a grammar: `kind: code`,
+    /// and headers in the language's comments.
+    #[test]
+    fn code_without_a_grammar_is_still_code() {
+        for (rel, text, name) in [
+            ("src/x.c", "", "c"),
+            ("style/site.css", "", "css"),
+            ("db/schema.sql", "", "sql"),
+            ("web/index.html", "", "html"),
+            ("configure", "#!/bin/sh\necho\n", "bash"),
+            ("bin/rake", "#!/usr/bin/env ruby\n", "ruby"),
+        ] {
+            let kind = detect(rel, text);
+            assert_eq!(kind.name(), name, "{rel}");
+            assert_eq!(kind.content(), ContentKind::Code, "{rel}");
+        }
+    }
+
+    /// A file of a language without a grammar is chunked, as code, with a header its own
+    /// language reads as a comment.
+    #[test]
+    fn headers_of_grammarless_code_are_its_comments() {
+        use crate::file::{Context, Settings, chunk_text};
+        let config = cleave_core::ChunkConfig::new(60, cleave_core::Unit::Chars).unwrap();
+        let settings = Settings::new(config);
+        let text = "a {\n  color: red;\n}\n\nb {\n  margin: 0;\n  padding: 0;\n}\n";
+        let res = chunk_text("site/style.css", text, &settings, &mut Context::new());
+        assert_eq!(res.outcome, crate::Outcome::Chunked);
+        assert_eq!(res.language.as_deref(), Some("css"));
+        assert!(res.chunks.len() > 1);
+        for chunk in &res.chunks {
+            assert_eq!(chunk.kind, ContentKind::Code);
+            assert!(chunk.header.lines().all(|l| l.starts_with("/* ") && l.ends_with(" */")));
+        }
+    }
 }
