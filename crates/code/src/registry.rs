@@ -141,7 +141,11 @@ static LANGUAGES: [Language; 23] = [
     lang("bash", &["sh", "bash", "zsh", "ksh"])
         .with_comment("#")
         .with_interpreters(&["ash", "bash", "dash", "ksh", "sh", "zsh"]),
-    lang("c", &["c", "h"]),
+    lang("c", &["c", "h"]).with_grammar(
+        grammar!("lang-c", tree_sitter_c::LANGUAGE),
+        grammar_file!("c"),
+        pieces::C_LIKE,
+    ),
     lang("cpp", &["cpp", "cc", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "inl", "tpp"])
         .with_separator("::"),
     lang("csharp", &["cs", "csx"]),
@@ -419,7 +423,7 @@ mod tests {
     /// tree-sitter query at all, which costs tens of millions of instructions per process.
     #[test]
     fn most_languages_need_no_compiled_query() {
-        for name in ["java", "javascript", "python", "rust", "typescript", "tsx"] {
+        for name in ["c", "java", "javascript", "python", "rust", "typescript", "tsx"] {
             let config = language_by_name(name).unwrap().config().unwrap();
             assert!(config.query.is_none(), "{name} compiles a query");
         }
