@@ -46,7 +46,13 @@
 ; Tables at file level: `static const struct ops ops = { … };`.
 (translation_unit
   (declaration
-    declarator: (init_declarator declarator: (_) @name value: (initializer_list))) @atom.variable)
+    declarator: (init_declarator
+      declarator: [
+        (identifier) @name
+        (array_declarator declarator: (identifier) @name)
+        (pointer_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+      ]
+      value: (initializer_list))) @atom.variable)
 
 (preproc_function_def "#define" @keyword name: (_) @name) @atom.macro
 (preproc_def "#define" @keyword name: (_) @name) @atom.constant

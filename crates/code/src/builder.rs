@@ -1104,11 +1104,32 @@ fn has_blank_line(bytes: &[u8]) -> bool {
     false
 }
 
-/// A name without generics, pointers or quotes: `Wrapper<T>` → `Wrapper`, `*Server` → `Server`.
+/// A name without generics, pointers or quotes: `Wrapper<T>` → `Wrapper`, `*Server` → `Server`,
+/// and C++'s `Cache<V>::put` → `Cache::put` (balanced `<…>` groups are dropped wherever they
+/// are; from an unbalanced `<` on, as in `operator<`, the rest is).
 fn clean_name(text: &str) -> String {
     let text = text.trim().trim_start_matches(['*', '&']);
-    let end = text.find(['<', '[', '(', '\n']).unwrap_or(text.len());
-    let name = text[..end].trim().trim_matches(['"', '\'', '`']);
+    let end = text.find(['[', '(', '\n']).unwrap_or(text.len());
+    let text = &text[..end];
+    let mut name = String::with_capacity(text.len());
+    let (mut depth, mut open_at) = (0usize, 0usize);
+    for c in text.chars() {
+        match c {
+            '<' => {
+                if depth == 0 {
+                    open_at = name.len();
+                }
+                depth += 1;
+            }
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => name.push(c),
+            _ => {}
+        }
+    }
+    if depth > 0 {
+        name.truncate(open_at);
+    }
+    let name = name.trim().trim_matches(['"', '\'', '`']);
     fold(name, MAX_LABEL)
 }
 
@@ -1143,6 +1164,9 @@ mod tests {
         assert_eq!(clean_name("*Server"), "Server");
         assert_eq!(clean_name("List[T]"), "List");
         assert_eq!(clean_name("\"my-module\""), "my-module");
+        assert_eq!(clean_name("Cache<std::map<K, V>>::put"), "Cache::put");
+        assert_eq!(clean_name("operator<"), "operator");
+        assert_eq!(clean_name("operator->"), "operator->");
     }
 
     #[test]

@@ -147,6 +147,11 @@ static LANGUAGES: [Language; 23] = [
         pieces::C_LIKE,
     ),
     lang("cpp", &["cpp", "cc", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "inl", "tpp"])
+        .with_grammar(
+            grammar!("lang-c", tree_sitter_cpp::LANGUAGE),
+            grammar_file!("cpp"),
+            pieces::C_LIKE,
+        )
         .with_separator("::"),
     lang("csharp", &["cs", "csx"]),
     lang("css", &["css", "scss", "less"]).with_block_comment("/*", "*/"),
@@ -423,7 +428,7 @@ mod tests {
     /// tree-sitter query at all, which costs tens of millions of instructions per process.
     #[test]
     fn most_languages_need_no_compiled_query() {
-        for name in ["c", "java", "javascript", "python", "rust", "typescript", "tsx"] {
+        for name in ["c", "cpp", "java", "javascript", "python", "rust", "typescript", "tsx"] {
             let config = language_by_name(name).unwrap().config().unwrap();
             assert!(config.query.is_none(), "{name} compiles a query");
         }
