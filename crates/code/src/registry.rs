@@ -139,6 +139,11 @@ const fn always(grammar: LanguageFn) -> (Option<&'static str>, Grammar) {
 /// wins (`.h` is C).
 static LANGUAGES: [Language; 23] = [
     lang("bash", &["sh", "bash", "zsh", "ksh"])
+        .with_grammar(
+            grammar!("lang-shell", tree_sitter_bash::LANGUAGE),
+            grammar_file!("bash"),
+            pieces::SCRIPT,
+        )
         .with_comment("#")
         .with_interpreters(&["ash", "bash", "dash", "ksh", "sh", "zsh"]),
     lang("c", &["c", "h"]).with_grammar(
@@ -428,7 +433,9 @@ mod tests {
     /// tree-sitter query at all, which costs tens of millions of instructions per process.
     #[test]
     fn most_languages_need_no_compiled_query() {
-        for name in ["c", "cpp", "java", "javascript", "python", "rust", "typescript", "tsx"] {
+        for name in
+            ["bash", "c", "cpp", "java", "javascript", "python", "rust", "typescript", "tsx"]
+        {
             let config = language_by_name(name).unwrap().config().unwrap();
             assert!(config.query.is_none(), "{name} compiles a query");
         }
