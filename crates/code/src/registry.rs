@@ -158,7 +158,11 @@ static LANGUAGES: [Language; 23] = [
             pieces::C_LIKE,
         )
         .with_separator("::"),
-    lang("csharp", &["cs", "csx"]),
+    lang("csharp", &["cs", "csx"]).with_grammar(
+        grammar!("lang-dotnet", tree_sitter_c_sharp::LANGUAGE),
+        grammar_file!("csharp"),
+        pieces::C_LIKE,
+    ),
     lang("css", &["css", "scss", "less"]).with_block_comment("/*", "*/"),
     lang("go", &["go"]).with_grammar(
         always(tree_sitter_go::LANGUAGE),
