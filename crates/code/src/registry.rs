@@ -190,7 +190,14 @@ static LANGUAGES: [Language; 23] = [
         .with_grammar(always(tree_sitter_python::LANGUAGE), grammar_file!("python"), pieces::PYTHON)
         .with_comment("#")
         .with_interpreters(&["python"]),
-    lang("ruby", &["rb", "rake", "gemspec", "ru"]).with_comment("#").with_interpreters(&["ruby"]),
+    lang("ruby", &["rb", "rake", "gemspec", "ru"])
+        .with_grammar(
+            grammar!("lang-ruby", tree_sitter_ruby::LANGUAGE),
+            grammar_file!("ruby"),
+            pieces::SCRIPT,
+        )
+        .with_comment("#")
+        .with_interpreters(&["ruby"]),
     lang("rust", &["rs"])
         .with_grammar(always(tree_sitter_rust::LANGUAGE), grammar_file!("rust"), pieces::C_LIKE)
         .with_separator("::"),
