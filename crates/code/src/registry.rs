@@ -185,7 +185,13 @@ static LANGUAGES: [Language; 23] = [
     lang("kotlin", &["kt", "kts"]),
     lang("lua", &["lua"]).with_comment("--").with_interpreters(&["lua"]),
     lang("perl", &["pl", "pm"]).with_comment("#").with_interpreters(&["perl"]),
-    lang("php", &["php", "phtml"]).with_interpreters(&["php"]),
+    lang("php", &["php", "phtml"])
+        .with_grammar(
+            grammar!("lang-php", tree_sitter_php::LANGUAGE_PHP),
+            grammar_file!("php"),
+            pieces::PHP,
+        )
+        .with_interpreters(&["php"]),
     lang("python", &["py", "pyi"])
         .with_grammar(always(tree_sitter_python::LANGUAGE), grammar_file!("python"), pieces::PYTHON)
         .with_comment("#")
