@@ -701,15 +701,25 @@ impl<'a, 't> Builder<'a, 't> {
             return self.recover(range, ctx);
         }
         let children = self.entries(node, range.clone(), Level::Item, depth + 1, ctx);
+        let out = self.recover_gaps(children, ctx);
+        Atom::new(AtomKind::Block, range).with_children(out)
+    }
+
+    /// The text an error region swallowed between the items tree-sitter still recognised in
+    /// it (kotlin-ng gives up on the rest of a file after one stray bracket) is parsed again
+    /// where it is large or holds a blank line, as [`Self::recover`] does, so that the items after a bad line are
+    /// atoms again.
+    fn recover_gaps(&mut self, children: Vec<Atom>, ctx: &mut ParseContext) -> Vec<Atom> {
         let mut out = Vec::with_capacity(children.len());
         for child in children {
-            if child.kind == AtomKind::Gap && child.range.len() >= OPEN_MIN {
-                out.push(self.lines(child.range.clone()).with_boundary(child.boundary));
+            let bytes = &self.bytes[child.range.clone()];
+            if child.kind == AtomKind::Gap && (bytes.len() >= OPEN_MIN || has_blank_line(bytes)) {
+                out.push(self.recover(child.range.clone(), ctx).with_boundary(child.boundary));
             } else {
                 out.push(child);
             }
         }
-        Atom::new(AtomKind::Block, range).with_children(out)
+        out
     }
 
     /// An error region with no items in it: tree-sitter may have swallowed good code after the
@@ -902,7 +912,9 @@ impl<'a, 't> Builder<'a, 't> {
         range: Range<usize>,
         ctx: &mut ParseContext,
     ) -> Vec<Atom> {
-        self.entries(root, range, Level::Item, 0, ctx)
+        let children = self.entries(root, range, Level::Item, 0, ctx);
+        // A file whose root is itself an error region: the same recovery as one below it.
+        if root.is_error() { self.recover_gaps(children, ctx) } else { children }
     }
 
     /// For a run of members parsed between its top-level item's head and tail (see

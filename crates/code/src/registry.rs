@@ -182,7 +182,11 @@ static LANGUAGES: [Language; 23] = [
             pieces::ECMA,
         )
         .with_interpreters(&["node", "nodejs"]),
-    lang("kotlin", &["kt", "kts"]),
+    lang("kotlin", &["kt", "kts"]).with_grammar(
+        grammar!("lang-jvm", tree_sitter_kotlin_ng::LANGUAGE),
+        grammar_file!("kotlin"),
+        pieces::C_LIKE,
+    ),
     lang("lua", &["lua"]).with_comment("--").with_interpreters(&["lua"]),
     lang("perl", &["pl", "pm"]).with_comment("#").with_interpreters(&["perl"]),
     lang("php", &["php", "phtml"])
