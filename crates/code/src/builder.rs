@@ -398,7 +398,7 @@ impl<'a, 't> Builder<'a, 't> {
     ) {
         let kids = self.children_of(parent);
         for (idx, &node) in kids.iter().enumerate() {
-            let (s, e) = (node.start_byte(), node.end_byte());
+            let (s, e) = (node.start_byte(), self.content_end(node));
             if s < acc.prev_end || e > within.end || s >= e {
                 continue;
             }
@@ -505,6 +505,23 @@ impl<'a, 't> Builder<'a, 't> {
                 _ => {}
             }
         }
+    }
+
+    /// Where a node's text ends, without the blank lines and indentation that some grammars
+    /// take into a node (tree-sitter-scala's indented blocks end where the next item starts):
+    /// an entry ends on its own last line, so the next one starts at a line start.
+    fn content_end(&self, node: Node<'t>) -> usize {
+        let (s, e) = (node.start_byte(), node.end_byte());
+        let mut i = e;
+        while i > s && self.bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        // A single line end (a line comment's own newline) is the node's; a blank line or
+        // the next line's indentation is not.
+        let tail = &self.bytes[i..e];
+        let newlines = tail.iter().filter(|&&b| b == b'\n').count();
+        let indented = tail.last().is_some_and(|&b| b == b' ' || b == b'\t');
+        if i > s && (newlines >= 2 || newlines == 1 && indented) { i } else { e }
     }
 
     fn at_line_start(&self, pos: usize) -> bool {

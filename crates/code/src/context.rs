@@ -59,7 +59,19 @@ impl ParseContext {
         text: &str,
         ranges: &[tree_sitter::Range],
     ) -> Option<Tree> {
-        if !self.set_language(language) || self.parser.set_included_ranges(ranges).is_err() {
+        if !self.set_language(language) {
+            return None;
+        }
+        // A part of a file whose grammar starts outside code (PHP's HTML) is parsed after the
+        // file's first opening tag, as the whole parse reads it.
+        let with_prelude = prelude_range(language, text, ranges).map(|p| {
+            let mut all = Vec::with_capacity(ranges.len() + 1);
+            all.push(p);
+            all.extend_from_slice(ranges);
+            all
+        });
+        let ranges = with_prelude.as_deref().unwrap_or(ranges);
+        if self.parser.set_included_ranges(ranges).is_err() {
             return None;
         }
         self.parser.reset();
@@ -68,4 +80,21 @@ impl ParseContext {
         let _ = self.parser.set_included_ranges(&[]);
         tree
     }
+}
+
+/// The range of `language`'s prelude (the first `<?php` of the file and the white space byte
+/// after it) when it ends before the first of `ranges`.
+fn prelude_range(
+    language: &Language,
+    text: &str,
+    ranges: &[tree_sitter::Range],
+) -> Option<tree_sitter::Range> {
+    let prelude = language.prelude?;
+    let first = ranges.first()?;
+    let start = text.get(..first.start_byte)?.find(prelude)?;
+    let mut end = start + prelude.len();
+    if text.as_bytes().get(end).is_some_and(u8::is_ascii_whitespace) {
+        end += 1;
+    }
+    (end <= first.start_byte).then(|| crate::builder::ts_range(text, start..end))
 }

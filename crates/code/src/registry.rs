@@ -31,6 +31,15 @@ pub struct Language {
     pub comment_end: &'static str,
     /// Separator of qualified symbol names: `::` in Rust, `.` elsewhere.
     pub separator: &'static str,
+    /// Text that puts the grammar in code mode when a file does not start in it (`<?php`):
+    /// a part of a file parsed on its own (a piece of a huge file, a macro body) is parsed
+    /// after the file's first occurrence of it.
+    pub prelude: Option<&'static str>,
+    /// Whether files over `SECTION_BYTES` may be parsed in sections cut at blank lines
+    /// between top-level items. Not where a blank line may be inside HTML (PHP), nor where
+    /// an indented block's end depends on what follows it (Scala 3): those are parsed whole
+    /// up to the piece length.
+    pub sectioned: bool,
     /// The cargo feature of `cleave-code` that builds this language's grammar in, if any.
     pub feature: Option<&'static str>,
     grammar: Grammar,
@@ -80,6 +89,8 @@ const fn lang(name: &'static str, extensions: &'static [&'static str]) -> Langua
         comment: "//",
         comment_end: "",
         separator: ".",
+        prelude: None,
+        sectioned: true,
         feature: None,
         grammar: Grammar::None,
         queries: "",
@@ -120,6 +131,18 @@ impl Language {
     /// Programs a shebang line names.
     const fn with_interpreters(mut self, interpreters: &'static [&'static str]) -> Self {
         self.interpreters = interpreters;
+        self
+    }
+
+    /// Files parsed whole up to the piece length, never in sections.
+    const fn with_whole_parse(mut self) -> Self {
+        self.sectioned = false;
+        self
+    }
+
+    /// Text that opens code mode (`<?php`), for parses of parts of a file.
+    const fn with_prelude(mut self, prelude: &'static str) -> Self {
+        self.prelude = Some(prelude);
         self
     }
 
@@ -195,7 +218,9 @@ static LANGUAGES: [Language; 23] = [
             grammar_file!("php"),
             pieces::PHP,
         )
-        .with_interpreters(&["php"]),
+        .with_interpreters(&["php"])
+        .with_prelude("<?php")
+        .with_whole_parse(),
     lang("python", &["py", "pyi"])
         .with_grammar(always(tree_sitter_python::LANGUAGE), grammar_file!("python"), pieces::PYTHON)
         .with_comment("#")
@@ -211,7 +236,13 @@ static LANGUAGES: [Language; 23] = [
     lang("rust", &["rs"])
         .with_grammar(always(tree_sitter_rust::LANGUAGE), grammar_file!("rust"), pieces::C_LIKE)
         .with_separator("::"),
-    lang("scala", &["scala", "sc"]),
+    lang("scala", &["scala", "sc"])
+        .with_grammar(
+            grammar!("lang-jvm", tree_sitter_scala::LANGUAGE),
+            grammar_file!("scala"),
+            pieces::C_LIKE,
+        )
+        .with_whole_parse(),
     lang("sql", &["sql"]).with_comment("--"),
     lang("svelte", &["svelte"]).with_block_comment("<!--", "-->"),
     lang("swift", &["swift"]),

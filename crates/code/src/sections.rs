@@ -81,6 +81,10 @@ pub fn atomize_code_in_pieces(
         Ok(config) => config,
         Err(e) => return fallback(e.to_string()),
     };
+    // Where a blank line may be inside HTML (PHP), or a block's end depends on what follows
+    // it (Scala 3), files are parsed whole up to the piece length.
+    let section_bytes =
+        if language.sectioned { section_bytes } else { section_bytes.max(piece_bytes) };
     let mut tree = AtomTree::new(language.name, ContentKind::Code, root_atom());
     tree.comment = language.comment_style();
     tree.separator = language.separator;
@@ -280,12 +284,13 @@ pub fn member_run_count(text: &str, section_bytes: usize) -> usize {
 pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Option<bool> {
     let language = language_by_name(language.name)?;
     let piece_bytes = SECTION_BYTES.max(PIECE_BYTES);
-    let starts = section_starts(text.as_bytes(), SECTION_BYTES);
+    let section_bytes = if language.sectioned { SECTION_BYTES } else { piece_bytes };
+    let starts = section_starts(text.as_bytes(), section_bytes);
     let mut errors = false;
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(text.len());
-        if end - start > SECTION_BYTES
-            && let Some(runs) = member_runs(text.as_bytes(), start..end, SECTION_BYTES)
+        if end - start > section_bytes
+            && let Some(runs) = member_runs(text.as_bytes(), start..end, section_bytes)
         {
             // In runs of the item's members, as atomize_code parses it when no run fails.
             for run in 0..runs.starts.len() {
