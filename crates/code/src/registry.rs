@@ -245,7 +245,11 @@ static LANGUAGES: [Language; 23] = [
         .with_whole_parse(),
     lang("sql", &["sql"]).with_comment("--"),
     lang("svelte", &["svelte"]).with_block_comment("<!--", "-->"),
-    lang("swift", &["swift"]),
+    lang("swift", &["swift"]).with_grammar(
+        grammar!("lang-swift", tree_sitter_swift::LANGUAGE),
+        grammar_file!("swift"),
+        pieces::C_LIKE,
+    ),
     lang("tsx", &["tsx"]).with_grammar(
         always(tree_sitter_typescript::LANGUAGE_TSX),
         grammar_file!("tsx"),
