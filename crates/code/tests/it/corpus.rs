@@ -1,7 +1,8 @@
 //! Quality bars on real corpora: a slow test, run when `CLEAVE_SLOW_TESTS` is set.
 //!
-//! Each language reads the folder in `CLEAVE_CORPUS_<LANG>` (`RUST`, `PYTHON`, `GO`, `JAVA`,
-//! `TYPESCRIPT`, `JAVASCRIPT`, `TSX`); languages without one are skipped. For budgets of 2000
+//! Each language of the registry with a grammar reads the folder in `CLEAVE_CORPUS_<LANG>`
+//! (`RUST`, `PYTHON`, `CPP`, `CSHARP`, …: the name in capitals); languages without one are
+//! skipped. For budgets of 2000
 //! and 8000 chars (header included) it reports: chunks within budget, bytes covered exactly
 //! once, symbol integrity, crumbs, chunks per 100 KB against plain fixed windows, and chunks
 //! starting inside a scope whose header names it. `CLEAVE_CORPUS_MAX_MB` caps the bytes read
@@ -15,8 +16,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cleave_code::{
-    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, member_run_count,
-    section_starts,
+    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, languages,
+    member_run_count, section_starts,
 };
 use cleave_core::{Atom, ChunkConfig, Source, Unit, check_invariants, pack};
 
@@ -338,11 +339,12 @@ fn corpora(test: &str) -> Option<(Vec<(&'static str, PathBuf)>, u64)> {
     }
     let max_mb: u64 =
         std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
-    let corpora = ["go", "java", "javascript", "python", "rust", "tsx", "typescript"]
-        .into_iter()
-        .filter_map(|language| {
-            let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
-            std::env::var_os(var).map(|root| (language, PathBuf::from(root)))
+    let corpora = languages()
+        .iter()
+        .filter(|l| l.has_grammar())
+        .filter_map(|l| {
+            let var = format!("CLEAVE_CORPUS_{}", l.name.to_uppercase());
+            std::env::var_os(var).map(|root| (l.name, PathBuf::from(root)))
         })
         .collect();
     Some((corpora, max_mb * 1_000_000))
