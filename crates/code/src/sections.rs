@@ -334,11 +334,12 @@ pub fn section_starts(bytes: &[u8], section_bytes: usize) -> Vec<usize> {
         bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i + 1)
     };
     // A closing bracket, or an indented line that is no comment: ` */` or `  text */` ends a
-    // doc comment that belongs to the item after the blank lines.
+    // doc comment that belongs to the item after the blank lines, and a line ending in `\`
+    // goes on over the blank line (a C macro whose last line is continued takes it in).
     let ends_item = |line: &[u8]| {
         let code = line.trim_ascii();
         match (line[0], code.first()) {
-            _ if code.ends_with(b"*/") => false,
+            _ if code.ends_with(b"*/") || code.ends_with(b"\\") => false,
             (b'}' | b')', _) => true,
             (b' ' | b'\t', Some(c)) => !matches!(c, b'*' | b'/' | b'#'),
             _ => false,
