@@ -1134,30 +1134,34 @@ fn has_blank_line(bytes: &[u8]) -> bool {
 }
 
 /// A name without generics, pointers or quotes: `Wrapper<T>` → `Wrapper`, `*Server` → `Server`,
-/// and C++'s `Cache<V>::put` → `Cache::put` (balanced `<…>` groups are dropped wherever they
-/// are; from an unbalanced `<` on, as in `operator<`, the rest is).
+/// and C++'s `Cache<V>::put` → `Cache::put`: a `<…>` group is dropped and the name goes on
+/// only where `::` follows it; elsewhere the name ends at the group, as it always did.
 fn clean_name(text: &str) -> String {
     let text = text.trim().trim_start_matches(['*', '&']);
     let end = text.find(['[', '(', '\n']).unwrap_or(text.len());
     let text = &text[..end];
     let mut name = String::with_capacity(text.len());
-    let (mut depth, mut open_at) = (0usize, 0usize);
-    for c in text.chars() {
-        match c {
-            '<' => {
-                if depth == 0 {
-                    open_at = name.len();
-                }
-                depth += 1;
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        name.push_str(&rest[..open]);
+        let mut depth = 0usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
             }
-            '>' if depth > 0 => depth -= 1,
-            _ if depth == 0 => name.push(c),
-            _ => {}
+            (depth == 0).then_some(open + i)
+        });
+        match close.map(|c| &rest[c + 1..]) {
+            Some(after) if after.starts_with("::") => rest = after,
+            _ => {
+                rest = "";
+                break;
+            }
         }
     }
-    if depth > 0 {
-        name.truncate(open_at);
-    }
+    name.push_str(rest);
     let name = name.trim().trim_matches(['"', '\'', '`']);
     fold(name, MAX_LABEL)
 }
@@ -1196,6 +1200,7 @@ mod tests {
         assert_eq!(clean_name("Cache<std::map<K, V>>::put"), "Cache::put");
         assert_eq!(clean_name("operator<"), "operator");
         assert_eq!(clean_name("operator->"), "operator->");
+        assert_eq!(clean_name("dyn Erased<'a> + 'a"), "dyn Erased");
     }
 
     #[test]
