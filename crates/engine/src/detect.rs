@@ -115,4 +115,19 @@ mod tests {
             assert!(chunk.header.lines().all(|l| l.starts_with("/* ") && l.ends_with(" */")));
         }
     }
+
+    /// A build without the C group (`--no-default-features`): C files are still C, chunked
+    /// as text with a fallback that names the feature to turn on.
+    #[cfg(not(feature = "lang-c"))]
+    #[test]
+    fn a_group_left_out_falls_back_naming_its_feature() {
+        use crate::file::{Context, Settings, chunk_text};
+        let config = cleave_core::ChunkConfig::new(200, cleave_core::Unit::Chars).unwrap();
+        let text = "int main(void)\n{\n    return 0;\n}\n";
+        let res = chunk_text("src/main.c", text, &Settings::new(config), &mut Context::new());
+        let crate::Outcome::Fallback { reason } = &res.outcome else { panic!("{:?}", res.outcome) };
+        assert!(reason.contains("lang-c"), "{reason}");
+        assert_eq!(res.language.as_deref(), Some("c"));
+        assert!(res.chunks.iter().all(|c| c.kind == ContentKind::Code));
+    }
 }
