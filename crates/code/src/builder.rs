@@ -9,6 +9,7 @@ use tree_sitter::{Node, StreamingIterator, Tree, TreeCursor};
 use crate::capture::{ItemKind, Role};
 use crate::config::{LanguageConfig, Start};
 use crate::context::ParseContext;
+use crate::context::ts_range;
 use crate::idmap::IdMap;
 use crate::registry::Language;
 
@@ -1029,44 +1030,6 @@ fn expand_tree(
     }
     let children = builder.entries(root, inner, Level::Member, 1, ctx);
     (!children.is_empty()).then_some(children)
-}
-
-/// The tree-sitter ranges of ascending, disjoint `ranges`, rows counted in one pass.
-pub(crate) fn ts_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
-    let bytes = text.as_bytes();
-    let (mut at, mut row, mut line_start) = (0, 0, 0);
-    let mut point = |to: usize| {
-        for i in memchr::memchr_iter(b'\n', &bytes[at..to]) {
-            row += 1;
-            line_start = at + i + 1;
-        }
-        at = to;
-        tree_sitter::Point { row, column: to - line_start }
-    };
-    ranges
-        .iter()
-        .map(|r| {
-            let start_point = point(r.start);
-            let end_point = point(r.end);
-            tree_sitter::Range { start_byte: r.start, end_byte: r.end, start_point, end_point }
-        })
-        .collect()
-}
-
-/// The tree-sitter range of `range`, with rows and columns counted in `text`.
-pub(crate) fn ts_range(text: &str, range: Range<usize>) -> tree_sitter::Range {
-    let point = |at: usize| {
-        let before = &text.as_bytes()[..at];
-        let row = before.iter().filter(|&&b| b == b'\n').count();
-        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
-    };
-    tree_sitter::Range {
-        start_byte: range.start,
-        end_byte: range.end,
-        start_point: point(range.start),
-        end_point: point(range.end),
-    }
 }
 
 /// Bytes under outermost ERROR nodes (MISSING nodes are empty). Iterative: error trees can be

@@ -36,9 +36,10 @@ pub struct Language {
     /// after the file's first occurrence of it.
     pub prelude: Option<&'static str>,
     /// Whether files over `SECTION_BYTES` may be parsed in sections cut at blank lines
-    /// between top-level items. Not where a blank line may be inside HTML (PHP), nor where
-    /// an indented block's end depends on what follows it (Scala 3): those are parsed whole
-    /// up to the piece length.
+    /// between top-level items. Not where a blank line may be inside HTML (PHP), where an
+    /// indented block's end depends on what follows it (Scala 3), nor where the grammar reads
+    /// stray text over blank lines without an error (kotlin-ng: `r#"` … `//`, found by the
+    /// sections property test): those are parsed whole up to the piece length.
     pub sectioned: bool,
     /// The cargo feature of `cleave-code` that builds this language's grammar in, if any.
     pub feature: Option<&'static str>,
@@ -206,11 +207,13 @@ static LANGUAGES: [Language; 23] = [
             pieces::ECMA,
         )
         .with_interpreters(&["node", "nodejs"]),
-    lang("kotlin", &["kt", "kts"]).with_grammar(
-        grammar!("lang-jvm", tree_sitter_kotlin_ng::LANGUAGE),
-        grammar_file!("kotlin"),
-        pieces::C_LIKE,
-    ),
+    lang("kotlin", &["kt", "kts"])
+        .with_grammar(
+            grammar!("lang-jvm", tree_sitter_kotlin_ng::LANGUAGE),
+            grammar_file!("kotlin"),
+            pieces::C_LIKE,
+        )
+        .with_whole_parse(),
     lang("lua", &["lua"]).with_comment("--").with_interpreters(&["lua"]),
     lang("perl", &["pl", "pm"]).with_comment("#").with_interpreters(&["perl"]),
     lang("php", &["php", "phtml"])

@@ -8,7 +8,7 @@ use std::ops::Range;
 use cleave_core::{Atom, AtomKind, AtomTree, ContentKind, Diagnostic, Severity};
 
 use crate::builder::{self, Builder};
-use crate::context::ParseContext;
+use crate::context::{self, ParseContext};
 use crate::imports::context_lines;
 use crate::pieces::{self, PIECE_BYTES};
 use crate::registry::{Language, MissingGrammar, language_by_name};
@@ -140,7 +140,7 @@ pub fn atomize_code_in_pieces(
             // parse errors are expected where a cut falls inside a bracket, and stay local.
             let ranges = pieces::pieces(text, start..end, piece_bytes, language.lexis);
             pieced = (pieced.0 + (end - start), pieced.1 + ranges.len());
-            for (range, ts) in ranges.iter().zip(builder::ts_ranges(text, &ranges)) {
+            for (range, ts) in ranges.iter().zip(context::ts_ranges(text, &ranges)) {
                 let Some(syntax) = ctx.parse_ranges(language, text, &[ts]) else {
                     ctx.fallback_bytes += range.len();
                     let lines = cleave_core::blocks(text, range.clone());
@@ -163,7 +163,7 @@ pub fn atomize_code_in_pieces(
         let syntax = if start == 0 && last {
             ctx.parse(language, text)
         } else {
-            ctx.parse_ranges(language, text, &[builder::ts_range(text, start..end)])
+            ctx.parse_ranges(language, text, &[context::ts_range(text, start..end)])
         };
         let Some(syntax) = syntax else {
             return fallback(format!("the {} parser gave up on this file", language.name));
@@ -302,7 +302,7 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
         if end - start > piece_bytes {
             // In pieces, as atomize_code parses minified or generated code.
             let ranges = pieces::pieces(text, start..end, piece_bytes, language.lexis);
-            for ts in builder::ts_ranges(text, &ranges) {
+            for ts in context::ts_ranges(text, &ranges) {
                 errors |= ctx.parse_ranges(language, text, &[ts])?.root_node().has_error();
             }
             continue;
@@ -310,7 +310,7 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
         let tree = if starts.len() == 1 {
             ctx.parse(language, text)?
         } else {
-            ctx.parse_ranges(language, text, &[builder::ts_range(text, start..end)])?
+            ctx.parse_ranges(language, text, &[context::ts_range(text, start..end)])?
         };
         errors |= tree.root_node().has_error();
     }
