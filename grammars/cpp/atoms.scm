@@ -30,6 +30,11 @@
     declarator: (_ declarator: (function_declarator declarator: (_) @name))
     body: (_)? @body) @atom.method)
 (field_declaration_list
+  (function_definition
+    type: (_) @keyword
+    declarator: (reference_declarator (function_declarator declarator: (_) @name))
+    body: (_)? @body) @atom.method)
+(field_declaration_list
   (function_definition declarator: (function_declarator declarator: (_) @name) body: (_)? @body) @atom.method)
 
 (function_definition
@@ -43,6 +48,10 @@
 (function_definition
   type: (_) @keyword
   declarator: (_ declarator: (_ declarator: (function_declarator declarator: (_) @name)))
+  body: (_)? @body) @atom.function
+(function_definition
+  type: (_) @keyword
+  declarator: (reference_declarator (function_declarator declarator: (_) @name))
   body: (_)? @body) @atom.function
 ; Constructors and destructors have no return type.
 (function_definition declarator: (function_declarator declarator: (_) @name) body: (_)? @body) @atom.function

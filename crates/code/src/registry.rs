@@ -41,6 +41,12 @@ pub struct Language {
     /// stray text over blank lines without an error (kotlin-ng: `r#"` … `//`, found by the
     /// sections property test): those are parsed whole up to the piece length.
     pub sectioned: bool,
+    /// Extensions of an earlier row that this language claims for files where a line starts
+    /// with one of [`Language::markers`] (`.h` is C, but C++ with `class ` or `namespace `).
+    pub shared_extensions: &'static [&'static str],
+    /// Line starts that tell this language from the row that owns a shared extension,
+    /// looked for in the first 16 KiB of a file.
+    pub markers: &'static [&'static str],
     /// The cargo feature of `cleave-code` that builds this language's grammar in, if any.
     pub feature: Option<&'static str>,
     grammar: Grammar,
@@ -93,6 +99,8 @@ const fn lang(name: &'static str, extensions: &'static [&'static str]) -> Langua
         separator: ".",
         prelude: None,
         sectioned: true,
+        shared_extensions: &[],
+        markers: &[],
         feature: None,
         grammar: Grammar::None,
         queries: "",
@@ -133,6 +141,18 @@ impl Language {
     /// Programs a shebang line names.
     const fn with_interpreters(mut self, interpreters: &'static [&'static str]) -> Self {
         self.interpreters = interpreters;
+        self
+    }
+
+    /// Extensions of an earlier row this language claims for files with a line starting with
+    /// one of `markers`.
+    const fn with_shared_extensions(
+        mut self,
+        extensions: &'static [&'static str],
+        markers: &'static [&'static str],
+    ) -> Self {
+        self.shared_extensions = extensions;
+        self.markers = markers;
         self
     }
 
@@ -182,7 +202,24 @@ static LANGUAGES: [Language; 23] = [
             grammar_file!("cpp"),
             pieces::C_LIKE,
         )
-        .with_separator("::"),
+        .with_separator("::")
+        .with_shared_extensions(
+            &["h"],
+            &[
+                "class ",
+                "namespace ",
+                "template <",
+                "template<",
+                "public:",
+                "private:",
+                "protected:",
+                "using namespace ",
+                "#include <iostream>",
+                "#include <string>",
+                "#include <vector>",
+                "#include <memory>",
+            ],
+        ),
     lang("csharp", &["cs", "csx"]).with_grammar(
         grammar!("lang-dotnet", tree_sitter_c_sharp::LANGUAGE),
         grammar_file!("csharp"),
@@ -373,6 +410,26 @@ pub fn language_for_path(path: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
+/// How much of a file is read for the markers of a shared extension.
+const SNIFF_BYTES: usize = 16 << 10;
+
+/// The language of a file, by extension and, where a later row shares the extension (`.h`),
+/// by the first line of the file's first 16 KiB that starts with one of that row's markers.
+pub fn language_for_file(path: &str, text: &str) -> Option<&'static Language> {
+    let owner = language_for_path(path)?;
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let ext = file.rsplit_once('.')?.1;
+    let head = &text[..cleave_core::floor_char_boundary(text, SNIFF_BYTES.min(text.len()))];
+    let claims = |l: &&Language| {
+        l.shared_extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))
+            && head.lines().any(|line| {
+                let line = line.trim_start();
+                l.markers.iter().any(|m| line.starts_with(m))
+            })
+    };
+    Some(LANGUAGES.iter().find(claims).unwrap_or(owner))
+}
+
 /// The language of a script, by its shebang line (`#!/usr/bin/env python3`, `#!/bin/bash`):
 /// the program it names, without a version suffix, among the rows' interpreters.
 pub fn language_for_shebang(first_line: &str) -> Option<&'static Language> {
@@ -500,6 +557,20 @@ mod tests {
             .map(|l| l.name)
             .collect();
         assert_eq!(compiled, ["go"], "languages that compile a query");
+    }
+
+    /// `.h` is C, unless a line starts the C++ way.
+    #[test]
+    fn headers_are_cpp_by_their_lines() {
+        let c = "#ifndef LIST_H\n#define LIST_H\nstruct list { int n; };\n#endif\n";
+        assert_eq!(language_for_file("include/list.h", c).unwrap().name, "c");
+        let cpp = "#pragma once\n\nnamespace app {\nclass Widget {\n};\n}\n";
+        assert_eq!(language_for_file("include/widget.h", cpp).unwrap().name, "cpp");
+        // Markers only count at a line start: a comment that names a class does not.
+        let comment = "/* the class of lists */\nstruct list;\n";
+        assert_eq!(language_for_file("list.h", comment).unwrap().name, "c");
+        assert_eq!(language_for_file("a.c", cpp).unwrap().name, "c");
+        assert!(language_for_file("Makefile", cpp).is_none());
     }
 
     #[test]

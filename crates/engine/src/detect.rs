@@ -42,7 +42,7 @@ const PROSE_NAMES: &[&str] = &["LICENSE", "README"];
 /// The kind of the file at `rel` whose text starts with `text`: by extension (code, then
 /// prose and data), then by shebang, then by special name.
 pub fn detect(rel: &str, text: &str) -> Kind {
-    if let Some(lang) = cleave_code::language_for_path(rel) {
+    if let Some(lang) = cleave_code::language_for_file(rel, text) {
         return Kind::Code(lang);
     }
     if let Some(format) = cleave_prose::format_for_path(rel) {
@@ -91,6 +91,8 @@ mod tests {
             ("web/index.html", "", "html"),
             ("configure", "#!/bin/sh\necho\n", "bash"),
             ("bin/rake", "#!/usr/bin/env ruby\n", "ruby"),
+            ("include/widget.h", "#pragma once\nclass Widget {};\n", "cpp"),
+            ("include/list.h", "struct list;\n", "c"),
         ] {
             let kind = detect(rel, text);
             assert_eq!(kind.name(), name, "{rel}");

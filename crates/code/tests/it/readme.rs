@@ -20,11 +20,18 @@ fn row(l: &Language) -> String {
         (None, true) => "tree-sitter, always".to_owned(),
         (None, false) => "no grammar: blank-line blocks".to_owned(),
     };
+    let mut extensions = ticks(l.extensions, ".");
+    if !l.shared_extensions.is_empty() {
+        extensions.push_str(&format!(
+            " ({} when a line starts with {})",
+            ticks(l.shared_extensions, "."),
+            ticks(&l.markers[..l.markers.len().min(3)], "")
+        ));
+    }
     format!(
-        "| {} | {} | {} | {comment} | {parsed} |\n",
+        "| {} | {extensions} | {} | {comment} | {parsed} |\n",
         l.name,
-        ticks(l.extensions, "."),
-        ticks(l.interpreters, ""),
+        ticks(l.interpreters, "")
     )
 }
 
