@@ -79,6 +79,7 @@ impl<'a> Index<'a> {
             dir_tails: HashMap::new(),
             go_modules: Vec::new(),
         };
+        let mut cargo_names = Vec::new();
         for (i, file) in files.iter().enumerate() {
             let path = index.paths[i];
             match file.language.as_deref() {
@@ -91,6 +92,22 @@ impl<'a> Index<'a> {
                 }
                 _ => {}
             }
+            if path == "Cargo.toml" || path.ends_with("/Cargo.toml") {
+                // The package's own name, as other crates `use` it.
+                let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+                let name = text
+                    .lines()
+                    .skip_while(|l| l.trim() != "[package]")
+                    .skip(1)
+                    .take_while(|l| !l.trim_start().starts_with('['))
+                    .find_map(|l| l.trim().strip_prefix("name")?.trim().strip_prefix('='))
+                    .map(|n| n.trim().trim_matches('"').replace('-', "_"));
+                if let Some(name) = name {
+                    let dir = dir_of(path);
+                    let src = if dir.is_empty() { "src/".to_owned() } else { format!("{dir}/src/") };
+                    cargo_names.push((name, src));
+                }
+            }
             if path == "go.mod" || path.ends_with("/go.mod") {
                 let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
                 let module = text.lines().find_map(|l| l.trim().strip_prefix("module "));
@@ -100,6 +117,11 @@ impl<'a> Index<'a> {
                     let dir = if dir.is_empty() { String::new() } else { format!("{dir}/") };
                     index.go_modules.push((module, dir));
                 }
+            }
+        }
+        for (name, src) in cargo_names {
+            if index.crates.values().any(|s| *s == src) {
+                index.crates.insert(name, src);
             }
         }
         let mut dirs: Vec<&str> = index.dirs.keys().copied().collect();

@@ -133,6 +133,10 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, order: PackOrder) -> Pac
         PackOrder::Imports => graph.order(&include),
         PackOrder::Directory => ((0..files.len()).filter(|&i| include[i]).collect(), 1),
     };
+    let newline = sizer.size("\n");
+    let size_of = |c: &Chunk| c.tokens + if c.text.ends_with('\n') { 0 } else { newline };
+    let room = budget - frame_reserve(budget) / 2;
+    let order = fill_gaps(&order, files, &size_of, room);
     let mut pos_of = vec![usize::MAX; files.len()];
     for (pos, &f) in order.iter().enumerate() {
         pos_of[f] = pos;
@@ -146,18 +150,15 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, order: PackOrder) -> Pac
             }
         }
     }
-    let newline = sizer.size("\n");
     let mut items = Vec::new();
     let mut refs = Vec::new();
     for (pos, &f) in order.iter().enumerate() {
         let same_dir = pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
         for (c, chunk) in files[f].chunks.iter().enumerate() {
-            let sep = if chunk.text.ends_with('\n') { 0 } else { newline };
-            items.push(Item { file_pos: pos, size: chunk.tokens + sep, same_dir_as_prev_file: same_dir });
+            items.push(Item { file_pos: pos, size: size_of(chunk), same_dir_as_prev_file: same_dir });
             refs.push((f, c));
         }
     }
-    let room = budget - frame_reserve(budget);
     let starts = plan::plan(&items, &Relations::new(adj), room, budget.div_ceil(20));
     let mut ranges: Vec<std::ops::Range<usize>> = starts
         .iter()
@@ -203,6 +204,61 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, order: PackOrder) -> Pac
     }
     let stats = stats(files, &graph, &packs, budget, largest_cycle);
     Packing { packs, graph, stats }
+}
+
+/// Files looked ahead for one that fills the room a pack would leave.
+const LOOKAHEAD: usize = 32;
+
+/// The order with gaps filled: where the next file would not fit in the room a pack being
+/// filled in order has left, the largest whole file among the next [`LOOKAHEAD`] that fits
+/// is pulled forward into it. Packs are cut by the planner afterwards; this only gives it an
+/// order in which the small files of a neighbourhood can fill what the large ones leave.
+fn fill_gaps(
+    order: &[usize],
+    files: &[FileResult],
+    size_of: &dyn Fn(&Chunk) -> usize,
+    room: usize,
+) -> Vec<usize> {
+    let total: Vec<usize> =
+        order.iter().map(|&f| files[f].chunks.iter().map(size_of).sum()).collect();
+    let mut placed = vec![false; order.len()];
+    let mut out = Vec::with_capacity(order.len());
+    let mut used = 0usize;
+    let mut next = 0;
+    let place = |at: usize, used: &mut usize, out: &mut Vec<usize>, placed: &mut [bool]| {
+        for c in &files[order[at]].chunks {
+            let s = size_of(c);
+            if *used + s > room {
+                *used = 0;
+            }
+            *used += s;
+        }
+        placed[at] = true;
+        out.push(order[at]);
+    };
+    while next < order.len() {
+        if placed[next] {
+            next += 1;
+            continue;
+        }
+        place(next, &mut used, &mut out, &mut placed);
+        loop {
+            let Some(ahead) = (next + 1..order.len()).find(|&p| !placed[p]) else { break };
+            let first = files[order[ahead]].chunks.first().map_or(0, size_of);
+            if used + first <= room {
+                break;
+            }
+            let free = room - used.min(room);
+            let pick = (ahead + 1..order.len().min(ahead + 1 + LOOKAHEAD))
+                .filter(|&p| !placed[p] && total[p] <= free)
+                .max_by(|&a, &b| total[a].cmp(&total[b]).then(b.cmp(&a)));
+            match pick {
+                Some(p) => place(p, &mut used, &mut out, &mut placed),
+                None => break,
+            }
+        }
+    }
+    out
 }
 
 fn dir_of(path: &str) -> &str {
