@@ -211,7 +211,8 @@ const LOOKAHEAD: usize = 32;
 
 /// The order with gaps filled: where the next file would not fit in the room a pack being
 /// filled in order has left, the largest whole file among the next [`LOOKAHEAD`] that fits
-/// is pulled forward into it. Packs are cut by the planner afterwards; this only gives it an
+/// is pulled forward into it (one of the same folder as the file before it, if any fits).
+/// Packs are cut by the planner afterwards; this only gives it an
 /// order in which the small files of a neighbourhood can fill what the large ones leave.
 fn fill_gaps(
     order: &[usize],
@@ -249,9 +250,12 @@ fn fill_gaps(
                 break;
             }
             let free = room - used.min(room);
+            // A file of the same folder as the last one placed first, then the largest.
+            let last_dir = out.last().map_or("", |&f: &usize| dir_of(&files[f].rel));
+            let key = |p: usize| (dir_of(&files[order[p]].rel) == last_dir, total[p]);
             let pick = (ahead + 1..order.len().min(ahead + 1 + LOOKAHEAD))
                 .filter(|&p| !placed[p] && total[p] <= free)
-                .max_by(|&a, &b| total[a].cmp(&total[b]).then(b.cmp(&a)));
+                .max_by(|&a, &b| key(a).cmp(&key(b)).then(b.cmp(&a)));
             match pick {
                 Some(p) => place(p, &mut used, &mut out, &mut placed),
                 None => break,
@@ -506,5 +510,88 @@ fn stats(
         edges: edges as f64 / f64::from(graph::WHOLE),
         locality: if edges == 0 { 0.0 } else { local as f64 / edges as f64 },
         largest_cycle,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use cleave_core::{Tokenizer, Unit};
+
+    use super::*;
+    use crate::file::Settings;
+    use crate::tree::chunk_bytes;
+
+    fn run(sources: &[(&str, String)], budget: usize, unit: Unit) -> (Vec<FileResult>, Packing) {
+        let member = ChunkConfig::new(member_budget(budget), unit).expect("member config");
+        let settings = Settings::new(member);
+        let files: Vec<FileResult> = sources
+            .iter()
+            .map(|(rel, text)| chunk_bytes(rel, text.clone().into_bytes(), &settings))
+            .collect();
+        let config = ChunkConfig::new(budget, unit).expect("config");
+        let packing = pack(&files, &config, PackOrder::Imports);
+        (files, packing)
+    }
+
+    fn sources() -> Vec<(&'static str, String)> {
+        let module = |name: &str, import: &str, n: usize| {
+            let body: String = (0..n)
+                .map(|i| format!("def {name}_{i}(x):\n    \"\"\"Adds {i}.\"\"\"\n    return x + {i}\n\n\n"))
+                .collect();
+            format!("{import}\n\n\n{body}")
+        };
+        vec![
+            ("pkg/__init__.py", "from .core import run\n".to_owned()),
+            ("pkg/core.py", module("core", "from pkg.util import helper", 40)),
+            ("pkg/mid.py", module("mid", "import os", 25)),
+            ("pkg/util.py", module("util", "from pkg import core", 3)),
+            ("README.md", "# Title\n\nSome words about the package.\n".to_owned()),
+        ]
+    }
+
+    #[test]
+    fn packs_give_every_file_back_and_stay_within_budget() {
+        for (budget, unit) in [(600, Unit::Chars), (1500, Unit::Chars), (400, Unit::Tokens(Tokenizer::O200k))] {
+            let (files, packing) = run(&sources(), budget, unit);
+            let mut rebuilt = vec![String::new(); files.len()];
+            for p in &packing.packs {
+                assert!(p.size <= budget, "{} > {budget}", p.size);
+                assert_eq!(p.size, unit.sizer().size(&p.text));
+                assert!(p.text.starts_with(&p.frame));
+                for m in &p.members {
+                    let chunk = &files[m.file].chunks[m.chunk];
+                    assert_eq!(rebuilt[m.file].len(), chunk.byte_start, "in order, no gap");
+                    assert_eq!(&p.text[m.header_start..m.body_start], chunk.header);
+                    let body = &p.text[m.body_start..m.body_start + chunk.text.len()];
+                    assert_eq!(body, chunk.text);
+                    rebuilt[m.file].push_str(body);
+                }
+            }
+            for ((_, text), got) in sources().iter().zip(&rebuilt) {
+                assert_eq!(text, got);
+            }
+            assert_eq!(packing.stats.members, files.iter().map(|f| f.chunks.len()).sum::<usize>());
+            assert!(packing.stats.packs >= packing.stats.lower_bound);
+        }
+    }
+
+    #[test]
+    fn the_cycle_comes_first_and_dependencies_before_users() {
+        let (files, packing) = run(&sources(), 100_000, Unit::Chars);
+        // Everything fits one pack; the order inside it is the import order.
+        assert_eq!(packing.packs.len(), 1);
+        let order: Vec<&str> = packing.packs[0]
+            .members
+            .iter()
+            .map(|m| files[m.file].rel.as_str())
+            .collect();
+        // core ↔ util is a cycle (one group, path order), `__init__` imports core; mid and
+        // the README stand alone, in path order.
+        assert_eq!(order, ["pkg/core.py", "pkg/util.py", "pkg/__init__.py", "pkg/mid.py", "README.md"]);
+        assert_eq!(packing.stats.largest_cycle, 2);
+        assert_eq!(packing.stats.locality, 1.0);
+        let frame = &packing.packs[0].frame;
+        assert!(frame.starts_with("[cleave pack 1 of 1: 5 files, 5 chunks]\n"), "{frame}");
+        assert!(frame.contains("defines: core_0"), "{frame}");
     }
 }
