@@ -54,10 +54,16 @@ fn check_packs(root: &Path, out: &Path, budget: usize, unit_name: &str) {
         assert_eq!(p["size"].as_u64(), Some(size as u64), "{file}: recorded size");
         assert!(text.starts_with(p["frame"].as_str().expect("frame")));
         for member in p["members"].as_array().expect("members") {
-            let (start, end) = (member["body_start"].as_u64().unwrap() as usize, member["body_end"].as_u64().unwrap() as usize);
+            let (start, end) = (
+                member["body_start"].as_u64().unwrap() as usize,
+                member["body_end"].as_u64().unwrap() as usize,
+            );
             let body = &text[start..end];
             let path = member["path"].as_str().expect("path");
-            let (from, to) = (member["byte_start"].as_u64().unwrap() as usize, member["byte_end"].as_u64().unwrap() as usize);
+            let (from, to) = (
+                member["byte_start"].as_u64().unwrap() as usize,
+                member["byte_end"].as_u64().unwrap() as usize,
+            );
             let whole = rebuilt.entry(path.to_owned()).or_default();
             assert_eq!(whole.len(), from, "{path}: members out of order or with a gap");
             assert_eq!(to - from, body.len());
@@ -104,7 +110,14 @@ fn verify_finds_a_changed_pack_and_a_lower_budget() {
     assert_eq!(pack(&root, &out, &["--budget", "3000"]).1, 0);
     let verify = |budget: &str| {
         cleave()
-            .args(["verify", out.to_str().unwrap(), "--root", root.to_str().unwrap(), "--budget", budget])
+            .args([
+                "verify",
+                out.to_str().unwrap(),
+                "--root",
+                root.to_str().unwrap(),
+                "--budget",
+                budget,
+            ])
             .output()
             .expect("verify")
     };
@@ -214,7 +227,11 @@ fn a_tiny_file_is_not_left_as_a_trailing_crumb() {
     write(&root, "b.txt", &"beta words here.\n".repeat(23));
     // 8 units of header and 40 of body: under 5 % of the budget, and a + b + c is over the
     // room a pack leaves beside its frame (975).
-    write(&root, "c.txt", &format!("{}\n", "gamma ".repeat(7).trim_end().chars().take(39).collect::<String>()));
+    write(
+        &root,
+        "c.txt",
+        &format!("{}\n", "gamma ".repeat(7).trim_end().chars().take(39).collect::<String>()),
+    );
     let out = dir.path().join("out");
     assert_eq!(pack(&root, &out, &["--budget", "1000"]).1, 0);
     check_packs(&root, &out, 1000, "chars");
@@ -228,10 +245,14 @@ fn a_tiny_file_is_not_left_as_a_trailing_crumb() {
 #[test]
 fn packs_as_json_lines_on_stdout() {
     let root = fixture("code");
-    let res = cleave().args(["pack", root.to_str().unwrap(), "--budget", "4000", "-q"]).output().expect("run");
+    let res = cleave()
+        .args(["pack", root.to_str().unwrap(), "--budget", "4000", "-q"])
+        .output()
+        .expect("run");
     assert!(res.status.success());
     let text = String::from_utf8(res.stdout).expect("UTF-8");
-    let records: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("record")).collect();
+    let records: Vec<Value> =
+        text.lines().map(|l| serde_json::from_str(l).expect("record")).collect();
     assert!(!records.is_empty());
     for (k, r) in records.iter().enumerate() {
         assert_eq!(r["pack"], k + 1);
@@ -241,8 +262,14 @@ fn packs_as_json_lines_on_stdout() {
         for member in r["members"].as_array().unwrap() {
             let path = root.join(member["path"].as_str().unwrap());
             let file = fs::read_to_string(path).unwrap();
-            let (s, e) = (member["byte_start"].as_u64().unwrap() as usize, member["byte_end"].as_u64().unwrap() as usize);
-            let (bs, be) = (member["body_start"].as_u64().unwrap() as usize, member["body_end"].as_u64().unwrap() as usize);
+            let (s, e) = (
+                member["byte_start"].as_u64().unwrap() as usize,
+                member["byte_end"].as_u64().unwrap() as usize,
+            );
+            let (bs, be) = (
+                member["body_start"].as_u64().unwrap() as usize,
+                member["body_end"].as_u64().unwrap() as usize,
+            );
             assert_eq!(&body[bs..be], &file[s..e]);
         }
     }

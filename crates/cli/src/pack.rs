@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use cleave_engine::{
-    Chunk, FileEntry, FileResult, Outcome, Pack, PackOrder, PackStats, Packing,
-    Part, Settings, Summary, chunk_entries, member_budget, pack, walk,
+    Chunk, FileEntry, FileResult, Outcome, Pack, PackOrder, PackStats, Packing, Part, Settings,
+    Summary, chunk_entries, member_budget, pack, walk,
 };
 use serde::Serialize;
 
@@ -45,8 +45,12 @@ pub fn run(args: &PackArgs) -> Result<ExitCode> {
         .context("cannot start worker threads")?;
     let mut results = Vec::with_capacity(walked.entries.len());
     let mut summary = Summary { threads, ..Summary::default() };
-    let res: Result<(), std::convert::Infallible> =
-        chunk_entries(&pool, &walked.entries, &settings, |r| r, |r| {
+    let res: Result<(), std::convert::Infallible> = chunk_entries(
+        &pool,
+        &walked.entries,
+        &settings,
+        |r| r,
+        |r| {
             if let Outcome::Skipped { reason } = &r.outcome
                 && reason.is_error()
             {
@@ -55,7 +59,8 @@ pub fn run(args: &PackArgs) -> Result<ExitCode> {
             summary.add(&FileEntry::of(&r));
             results.push(r);
             Ok(())
-        });
+        },
+    );
     if let Err(never) = res {
         match never {}
     }
@@ -80,7 +85,9 @@ pub fn run(args: &PackArgs) -> Result<ExitCode> {
     };
     let files: Vec<FileEntry> = results.iter().map(FileEntry::of).collect();
     match &out_dir {
-        Some(dir) => write_folder(&dir.resolved, &run, &packing, baseline.as_ref(), &files, &results)?,
+        Some(dir) => {
+            write_folder(&dir.resolved, &run, &packing, baseline.as_ref(), &files, &results)?
+        }
         None => write_jsonl(&packing, &results)?,
     }
     if !args.quiet {
@@ -309,4 +316,3 @@ fn write_folder(
     write_new(&staged.path().join("manifest.json"), &manifest)?;
     staged.commit()
 }
-

@@ -120,7 +120,10 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
 }
 
 /// The text view of every walked file with text, or the problem that kept it from being read.
-fn texts(args: &VerifyArgs, exclude: Vec<std::path::PathBuf>) -> Result<(Vec<(String, Result<String, Skip>)>, usize)> {
+fn texts(
+    args: &VerifyArgs,
+    exclude: Vec<std::path::PathBuf>,
+) -> Result<(Vec<(String, Result<String, Skip>)>, usize)> {
     let walked = walk(&args.root, &args.walk.options(1, exclude))
         .with_context(|| format!("{}", args.root.display()))?;
     let mut out = Vec::new();
@@ -175,20 +178,30 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
         let safe = rel.components().all(|c| matches!(c, std::path::Component::Normal(_)));
         let text = if safe { std::fs::read_to_string(dir.join(rel)).ok() } else { None };
         let Some(text) = text else {
-            problems.push(format!("{}: pack file missing, unreadable or outside the folder", p.file));
+            problems
+                .push(format!("{}: pack file missing, unreadable or outside the folder", p.file));
             packs.push(String::new());
             continue;
         };
         let size = config.sizer().size(&text);
         if size > config.budget() {
             over += 1;
-            problems.push(format!("{}: {size} units, over the budget of {}", p.file, config.budget()));
+            problems.push(format!(
+                "{}: {size} units, over the budget of {}",
+                p.file,
+                config.budget()
+            ));
         }
         for m in &p.members {
             if !ids.insert(m.id.as_str()) {
                 problems.push(format!("{}: member id {} repeats", p.file, m.id));
             }
-            members.entry(m.path.clone()).or_default().push((m.byte_start, m.byte_end, k, m.body_start));
+            members.entry(m.path.clone()).or_default().push((
+                m.byte_start,
+                m.byte_end,
+                k,
+                m.body_start,
+            ));
         }
         packs.push(text);
     }
@@ -199,9 +212,14 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
         let listed = members.remove(&rel);
         let text = match text {
             Ok(text) => text,
-            Err(Skip::Empty | Skip::TooLarge { .. } | Skip::Binary | Skip::NotUtf8 { .. } | Skip::BadUtf16 { .. } | Skip::Utf16NoBom)
-                if listed.is_none() =>
-            {
+            Err(
+                Skip::Empty
+                | Skip::TooLarge { .. }
+                | Skip::Binary
+                | Skip::NotUtf8 { .. }
+                | Skip::BadUtf16 { .. }
+                | Skip::Utf16NoBom,
+            ) if listed.is_none() => {
                 continue;
             }
             Err(skip) => {
@@ -218,12 +236,17 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
         let mut at = 0;
         for (start, end, k, body) in listed {
             if start != at {
-                problems.push(format!("{rel}: member {start}..{end} does not start where the one before ended ({at})"));
+                problems.push(format!(
+                    "{rel}: member {start}..{end} does not start where the one before ended ({at})"
+                ));
             }
             let want = text.get(start..end);
             let got = packs[k].get(body..body + end.saturating_sub(start));
             if want.is_none() || want != got {
-                problems.push(format!("{rel}: member {start}..{end} in {} is not the file's slice", manifest.packs[k].file));
+                problems.push(format!(
+                    "{rel}: member {start}..{end} in {} is not the file's slice",
+                    manifest.packs[k].file
+                ));
             }
             at = end.max(at);
         }
@@ -232,7 +255,10 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
         }
     }
     for path in members.keys() {
-        problems.push(format!("{path}: not a file of the walk under {} (not read)", args.root.display()));
+        problems.push(format!(
+            "{path}: not a file of the walk under {} (not read)",
+            args.root.display()
+        ));
     }
     let mut out = String::new();
     for p in &problems {

@@ -265,7 +265,11 @@ fn python(text: &str, out: &mut Vec<Import>) {
                     .collect();
                 out.push(Import::Python {
                     level,
-                    module: module.split('.').filter(|m| !m.is_empty()).map(str::to_owned).collect(),
+                    module: module
+                        .split('.')
+                        .filter(|m| !m.is_empty())
+                        .map(str::to_owned)
+                        .collect(),
                     names,
                 });
             }
@@ -381,7 +385,11 @@ mod tests {
             vec![
                 Import::Python { level: 0, module: strs(&["os", "path"]), names: vec![] },
                 Import::Python { level: 0, module: strs(&["sys"]), names: vec![] },
-                Import::Python { level: 2, module: strs(&["models"]), names: strs(&["Base", "Field"]) },
+                Import::Python {
+                    level: 2,
+                    module: strs(&["models"]),
+                    names: strs(&["Base", "Field"])
+                },
                 Import::Python { level: 1, module: vec![], names: strs(&["views"]) },
             ]
         );
@@ -391,17 +399,29 @@ mod tests {
     fn ecma_go_and_java_module_names() {
         let ts = parse(
             "typescript",
-            &strs(&["import { a } from './a';\nimport type B from \"../b/index.js\"\nimport './side'"]),
+            &strs(&[
+                "import { a } from './a';\nimport type B from \"../b/index.js\"\nimport './side'",
+            ]),
         );
         assert_eq!(
             ts,
-            vec![Import::Ecma("./a".into()), Import::Ecma("../b/index.js".into()), Import::Ecma("./side".into())]
+            vec![
+                Import::Ecma("./a".into()),
+                Import::Ecma("../b/index.js".into()),
+                Import::Ecma("./side".into())
+            ]
         );
-        let go = parse("go", &strs(&["package main", "import (\n\t\"fmt\"\n\tx \"example.com/m/x\" // why\n)"]));
+        let go = parse(
+            "go",
+            &strs(&["package main", "import (\n\t\"fmt\"\n\tx \"example.com/m/x\" // why\n)"]),
+        );
         assert_eq!(go, vec![Import::Go("fmt".into()), Import::Go("example.com/m/x".into())]);
         let java = parse(
             "java",
-            &strs(&["package a.b;", "import java.util.List;\nimport static a.c.D.f;\nimport a.e.*;"]),
+            &strs(&[
+                "package a.b;",
+                "import java.util.List;\nimport static a.c.D.f;\nimport a.e.*;",
+            ]),
         );
         assert_eq!(
             java,

@@ -63,8 +63,8 @@ pub use marks::{
 pub use outcome::{Outcome, Skip};
 pub use outline::{OutlineEntry, outline};
 pub use packs::{
-    ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve, member_budget,
-    pack,
+    ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve,
+    member_budget, pack,
 };
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};

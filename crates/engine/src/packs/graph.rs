@@ -104,7 +104,8 @@ impl<'a> Index<'a> {
                     .map(|n| n.trim().trim_matches('"').replace('-', "_"));
                 if let Some(name) = name {
                     let dir = dir_of(path);
-                    let src = if dir.is_empty() { "src/".to_owned() } else { format!("{dir}/src/") };
+                    let src =
+                        if dir.is_empty() { "src/".to_owned() } else { format!("{dir}/src/") };
                     cargo_names.push((name, src));
                 }
             }
@@ -204,14 +205,20 @@ impl<'a> Index<'a> {
 
     /// The crate `src/` folder holding `path`, the longest that does.
     fn crate_of(&self, path: &str) -> Option<&str> {
-        self.crates.values().filter(|src| path.starts_with(src.as_str())).max_by_key(|s| s.len()).map(String::as_str)
+        self.crates
+            .values()
+            .filter(|src| path.starts_with(src.as_str()))
+            .max_by_key(|s| s.len())
+            .map(String::as_str)
     }
 
     /// The module path of a file under its crate's `src/`.
     fn rust_module(src: &str, path: &str) -> Vec<String> {
         let rel = path.strip_prefix(src).unwrap_or(path).trim_end_matches(".rs");
         let mut parts: Vec<String> = rel.split('/').map(str::to_owned).collect();
-        if parts.len() == 1 && (parts[0] == "lib" || parts[0] == "main") || parts.last().is_some_and(|p| p == "mod") {
+        if parts.len() == 1 && (parts[0] == "lib" || parts[0] == "main")
+            || parts.last().is_some_and(|p| p == "mod")
+        {
             parts.pop();
         }
         parts
@@ -219,7 +226,9 @@ impl<'a> Index<'a> {
 
     fn rust_module_file(&self, src: &str, module: &[String]) -> Option<usize> {
         if module.is_empty() {
-            return self.file(&format!("{src}lib.rs")).or_else(|| self.file(&format!("{src}main.rs")));
+            return self
+                .file(&format!("{src}lib.rs"))
+                .or_else(|| self.file(&format!("{src}main.rs")));
         }
         let base = format!("{src}{}", module.join("/"));
         self.file(&format!("{base}.rs")).or_else(|| self.file(&format!("{base}/mod.rs")))
@@ -273,7 +282,13 @@ impl<'a> Index<'a> {
 
     // Python.
 
-    fn python(&self, from: usize, level: usize, module: &[String], names: &[String]) -> Vec<(usize, u32)> {
+    fn python(
+        &self,
+        from: usize,
+        level: usize,
+        module: &[String],
+        names: &[String],
+    ) -> Vec<(usize, u32)> {
         let mut out = Vec::new();
         let mut push = |f: Option<usize>| {
             if let Some(f) = f.filter(|&f| f != from)
@@ -288,11 +303,14 @@ impl<'a> Index<'a> {
                 dir = dir_of(dir);
             }
             let base = module.iter().fold(dir.to_owned(), |d, m| join(&d, m));
-            let module_file =
-                |base: &str| self.file(&format!("{base}.py")).or_else(|| self.file(&join(base, "__init__.py")));
+            let module_file = |base: &str| {
+                self.file(&format!("{base}.py")).or_else(|| self.file(&join(base, "__init__.py")))
+            };
             let mut found_names = false;
             for name in names {
-                let f = self.file(&join(&base, &format!("{name}.py"))).or_else(|| self.file(&join(&join(&base, name), "__init__.py")));
+                let f = self
+                    .file(&join(&base, &format!("{name}.py")))
+                    .or_else(|| self.file(&join(&join(&base, name), "__init__.py")));
                 found_names |= f.is_some();
                 push(f);
             }
@@ -327,7 +345,8 @@ impl<'a> Index<'a> {
         if !spec.starts_with("./") && !spec.starts_with("../") && spec != "." && spec != ".." {
             return None;
         }
-        let mut parts: Vec<&str> = dir_of(self.paths[from]).split('/').filter(|p| !p.is_empty()).collect();
+        let mut parts: Vec<&str> =
+            dir_of(self.paths[from]).split('/').filter(|p| !p.is_empty()).collect();
         for seg in spec.split('/') {
             match seg {
                 "" | "." => {}
@@ -338,10 +357,13 @@ impl<'a> Index<'a> {
             }
         }
         let base = parts.join("/");
-        const EXTS: [&str; 9] = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+        const EXTS: [&str; 9] =
+            [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
         let mut candidates = vec![base.clone()];
         // ESM TypeScript names the output file: `./a.js` is `./a.ts`.
-        for (js, ts) in [(".js", ".ts"), (".js", ".tsx"), (".jsx", ".tsx"), (".mjs", ".mts"), (".cjs", ".cts")] {
+        for (js, ts) in
+            [(".js", ".ts"), (".js", ".tsx"), (".jsx", ".tsx"), (".mjs", ".mts"), (".cjs", ".cts")]
+        {
             if let Some(stem) = base.strip_suffix(js) {
                 candidates.push(format!("{stem}{ts}"));
             }
@@ -359,7 +381,9 @@ impl<'a> Index<'a> {
         for (module, root) in &self.go_modules {
             if path == module {
                 dir = Some(root.trim_end_matches('/').to_owned());
-            } else if let Some(rest) = path.strip_prefix(module.as_str()).and_then(|r| r.strip_prefix('/')) {
+            } else if let Some(rest) =
+                path.strip_prefix(module.as_str()).and_then(|r| r.strip_prefix('/'))
+            {
                 dir = Some(format!("{root}{rest}"));
             } else if module == "std" && !path.split('/').next().unwrap_or("").contains('.') {
                 dir = Some(format!("{root}{path}"));
@@ -380,7 +404,9 @@ impl<'a> Index<'a> {
                 .min_by_key(|d| (d.len(), **d))?)
             .to_owned(),
         };
-        let files: Vec<usize> = self.dirs.get(dir.as_str())?
+        let files: Vec<usize> = self
+            .dirs
+            .get(dir.as_str())?
             .iter()
             .copied()
             .filter(|&f| self.paths[f].ends_with(".go") && !self.paths[f].ends_with("_test.go"))
@@ -396,7 +422,8 @@ impl<'a> Index<'a> {
         let shortest = if wildcard { path.len() } else { path.len().saturating_sub(2).max(2) };
         for k in (shortest.max(1)..=path.len()).rev() {
             let tail = format!("{}.java", path[..k].join("/"));
-            if let Some(f) = self.java_tails.get(tail.as_str()).and_then(|c| self.closest(from, c)) {
+            if let Some(f) = self.java_tails.get(tail.as_str()).and_then(|c| self.closest(from, c))
+            {
                 return Some(vec![(f, WHOLE)]);
             }
         }
@@ -408,11 +435,17 @@ impl<'a> Index<'a> {
         let files_of = |dir: &str| -> Vec<usize> {
             self.dirs
                 .get(dir)
-                .map(|fs| fs.iter().copied().filter(|&f| self.paths[f].ends_with(".java")).collect())
+                .map(|fs| {
+                    fs.iter().copied().filter(|&f| self.paths[f].ends_with(".java")).collect()
+                })
                 .unwrap_or_default()
         };
-        let candidates: Vec<usize> =
-            self.dir_tails.get(tail.as_str())?.iter().filter_map(|d| files_of(d).first().copied()).collect();
+        let candidates: Vec<usize> = self
+            .dir_tails
+            .get(tail.as_str())?
+            .iter()
+            .filter_map(|d| files_of(d).first().copied())
+            .collect();
         let best = self.closest(from, &candidates)?;
         Some(share(from, &files_of(dir_of(self.paths[best]))))
     }
@@ -551,7 +584,11 @@ mod tests {
     fn rust_paths_and_module_declarations_resolve_to_files() {
         let files = vec![
             file("app/src/lib.rs", "rust", &["mod a;", "mod b;", "pub use crate::a::A;"]),
-            file("app/src/a.rs", "rust", &["use crate::b::{B, c::C};", "use super::Root;", "mod inner;"]),
+            file(
+                "app/src/a.rs",
+                "rust",
+                &["use crate::b::{B, c::C};", "use super::Root;", "mod inner;"],
+            ),
             file("app/src/a/inner.rs", "rust", &["use super::super::b::B;", "use util::helper;"]),
             file("app/src/b/mod.rs", "rust", &["use std::fmt;", "mod c;"]),
             file("app/src/b/c.rs", "rust", &["use self::x::Y;"]),
@@ -559,7 +596,10 @@ mod tests {
         ];
         let graph = ImportGraph::build(&files);
         assert_eq!(edges(&graph, &files, 0), ["app/src/a.rs", "app/src/b/mod.rs"]);
-        assert_eq!(edges(&graph, &files, 1), ["app/src/a/inner.rs", "app/src/b/mod.rs", "app/src/b/c.rs"]);
+        assert_eq!(
+            edges(&graph, &files, 1),
+            ["app/src/a/inner.rs", "app/src/b/mod.rs", "app/src/b/c.rs"]
+        );
         // `use util::helper` names another crate of the run: its root is a re-export, no edge.
         assert_eq!(edges(&graph, &files, 2), ["app/src/b/mod.rs"]);
         assert_eq!(edges(&graph, &files, 3), ["app/src/b/c.rs"]);
@@ -575,10 +615,18 @@ mod tests {
             file("pkg/a/c.py", "python", &["from ..d import x"]),
             file("pkg/d.py", "python", &[]),
             file("pkg/__init__.py", "python", &[]),
-            file("web/app.ts", "typescript", &["import { x } from './lib/x.js'", "import y from '../web/lib'"]),
+            file(
+                "web/app.ts",
+                "typescript",
+                &["import { x } from './lib/x.js'", "import y from '../web/lib'"],
+            ),
             file("web/lib/index.ts", "typescript", &[]),
             file("web/lib/x.ts", "typescript", &["import React from 'react'"]),
-            file("src/com/a/A.java", "java", &["package com.a;", "import com.b.B;\nimport com.b.*;"]),
+            file(
+                "src/com/a/A.java",
+                "java",
+                &["package com.a;", "import com.b.B;\nimport com.b.*;"],
+            ),
             file("src/com/b/B.java", "java", &["package com.b;"]),
             file("src/com/b/C.java", "java", &["package com.b;"]),
         ];
@@ -615,7 +663,11 @@ mod tests {
         });
         let files = vec![
             module,
-            file("cmd/main.go", "go", &["package main", "import (\n\"fmt\"\n\"example.com/m/store\"\n)"]),
+            file(
+                "cmd/main.go",
+                "go",
+                &["package main", "import (\n\"fmt\"\n\"example.com/m/store\"\n)"],
+            ),
             file("store/a.go", "go", &["package store"]),
             file("store/a_test.go", "go", &["package store"]),
             file("store/b.go", "go", &["package store"]),

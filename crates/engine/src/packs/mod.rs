@@ -155,7 +155,11 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, order: PackOrder) -> Pac
     for (pos, &f) in order.iter().enumerate() {
         let same_dir = pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
         for (c, chunk) in files[f].chunks.iter().enumerate() {
-            items.push(Item { file_pos: pos, size: size_of(chunk), same_dir_as_prev_file: same_dir });
+            items.push(Item {
+                file_pos: pos,
+                size: size_of(chunk),
+                same_dir_as_prev_file: same_dir,
+            });
             refs.push((f, c));
         }
     }
@@ -322,7 +326,10 @@ fn link(files: &[FileResult], graph: &ImportGraph, packs: &mut [Pack]) {
         }
         p.needs = needs
             .into_iter()
-            .map(|(pack, fs)| PackLink { pack, files: fs.into_iter().map(|f| files[f].rel.clone()).collect() })
+            .map(|(pack, fs)| PackLink {
+                pack,
+                files: fs.into_iter().map(|f| files[f].rel.clone()).collect(),
+            })
             .collect();
     }
     for (p, users) in packs.iter_mut().zip(used_by) {
@@ -371,7 +378,8 @@ impl FrameParts {
             }
             at = end;
         }
-        let covers = dirs.into_iter().map(|(d, names)| format!("{d} {}", names.join(", "))).collect();
+        let covers =
+            dirs.into_iter().map(|(d, names)| format!("{d} {}", names.join(", "))).collect();
         // Top-level names first: fewest separators, then pack order.
         let mut symbols: Vec<(usize, usize, &str)> = Vec::new();
         let mut seen = BTreeSet::new();
@@ -488,15 +496,14 @@ fn stats(
             }
         }
     }
-    let content: usize = packs
-        .iter()
-        .flat_map(|p| &p.members)
-        .map(|m| files[m.file].chunks[m.chunk].tokens)
-        .sum();
+    let content: usize =
+        packs.iter().flat_map(|p| &p.members).map(|m| files[m.file].chunks[m.chunk].tokens).sum();
     let crumb = budget.div_ceil(20);
     let crumbs = packs
         .iter()
-        .filter(|p| p.members.iter().map(|m| files[m.file].chunks[m.chunk].tokens).sum::<usize>() < crumb)
+        .filter(|p| {
+            p.members.iter().map(|m| files[m.file].chunks[m.chunk].tokens).sum::<usize>() < crumb
+        })
         .count();
     PackStats {
         files: of.iter().filter(|p| !p.is_empty()).count(),
@@ -536,7 +543,11 @@ mod tests {
     fn sources() -> Vec<(&'static str, String)> {
         let module = |name: &str, import: &str, n: usize| {
             let body: String = (0..n)
-                .map(|i| format!("def {name}_{i}(x):\n    \"\"\"Adds {i}.\"\"\"\n    return x + {i}\n\n\n"))
+                .map(|i| {
+                    format!(
+                        "def {name}_{i}(x):\n    \"\"\"Adds {i}.\"\"\"\n    return x + {i}\n\n\n"
+                    )
+                })
                 .collect();
             format!("{import}\n\n\n{body}")
         };
@@ -551,7 +562,9 @@ mod tests {
 
     #[test]
     fn packs_give_every_file_back_and_stay_within_budget() {
-        for (budget, unit) in [(600, Unit::Chars), (1500, Unit::Chars), (400, Unit::Tokens(Tokenizer::O200k))] {
+        for (budget, unit) in
+            [(600, Unit::Chars), (1500, Unit::Chars), (400, Unit::Tokens(Tokenizer::O200k))]
+        {
             let (files, packing) = run(&sources(), budget, unit);
             let mut rebuilt = vec![String::new(); files.len()];
             for p in &packing.packs {
@@ -580,14 +593,14 @@ mod tests {
         let (files, packing) = run(&sources(), 100_000, Unit::Chars);
         // Everything fits one pack; the order inside it is the import order.
         assert_eq!(packing.packs.len(), 1);
-        let order: Vec<&str> = packing.packs[0]
-            .members
-            .iter()
-            .map(|m| files[m.file].rel.as_str())
-            .collect();
+        let order: Vec<&str> =
+            packing.packs[0].members.iter().map(|m| files[m.file].rel.as_str()).collect();
         // core ↔ util is a cycle (one group, path order), `__init__` imports core; mid and
         // the README stand alone, in path order.
-        assert_eq!(order, ["pkg/core.py", "pkg/util.py", "pkg/__init__.py", "pkg/mid.py", "README.md"]);
+        assert_eq!(
+            order,
+            ["pkg/core.py", "pkg/util.py", "pkg/__init__.py", "pkg/mid.py", "README.md"]
+        );
         assert_eq!(packing.stats.largest_cycle, 2);
         assert_eq!(packing.stats.locality, 1.0);
         let frame = &packing.packs[0].frame;
