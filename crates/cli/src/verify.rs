@@ -119,23 +119,23 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-/// The text view of every walked file with text, or the problem that kept it from being read.
-fn texts(
-    args: &VerifyArgs,
-    exclude: Vec<std::path::PathBuf>,
-) -> Result<(Vec<(String, Result<String, Skip>)>, usize)> {
+/// The text view of every walked file, or the reason it has none, in path order.
+type Texts = Vec<(String, Result<String, Skip>)>;
+
+fn texts(args: &VerifyArgs, exclude: Vec<std::path::PathBuf>) -> Result<Texts> {
     let walked = walk(&args.root, &args.walk.options(1, exclude))
         .with_context(|| format!("{}", args.root.display()))?;
-    let mut out = Vec::new();
-    let mut n = 0;
-    for input in walked.entries.iter().filter(|i| i.skip.is_none()) {
-        n += 1;
-        let text = read_input(input, args.walk.max_file_size)
-            .and_then(|b| decode(&input.rel, b))
-            .map(|d| d.text);
-        out.push((input.rel.clone(), text));
-    }
-    Ok((out, n))
+    Ok(walked
+        .entries
+        .iter()
+        .filter(|i| i.skip.is_none())
+        .map(|input| {
+            let text = read_input(input, args.walk.max_file_size)
+                .and_then(|b| decode(&input.rel, b))
+                .map(|d| d.text);
+            (input.rel.clone(), text)
+        })
+        .collect())
 }
 
 #[derive(serde::Deserialize)]
@@ -206,7 +206,8 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
         packs.push(text);
     }
     let exclude = std::fs::canonicalize(dir).into_iter().collect();
-    let (texts, n_files) = texts(args, exclude)?;
+    let texts = texts(args, exclude)?;
+    let n_files = texts.len();
     let (mut n_bytes, mut n_members) = (0usize, 0usize);
     for (rel, text) in texts {
         let listed = members.remove(&rel);

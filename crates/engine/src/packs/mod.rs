@@ -31,7 +31,8 @@ pub enum PackOrder {
     /// By the import graph: cycles together, dependencies before users, else path order.
     #[default]
     Imports,
-    /// Path order only: the baseline import locality is measured against.
+    /// Path order only, no gap filling: plain directory-order packing, the baseline import
+    /// locality is measured against.
     Directory,
 }
 
@@ -124,19 +125,25 @@ pub struct Packing {
 
 /// Packs the chunks of `files` (one run's results in path order, chunked at
 /// [`member_budget`]) into packs of at most `config.budget()` units.
-pub fn pack(files: &[FileResult], config: &ChunkConfig, order: PackOrder) -> Packing {
+pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Packing {
     let budget = config.budget();
     let sizer = config.sizer();
     let graph = ImportGraph::build(files);
     let include: Vec<bool> = files.iter().map(|f| !f.chunks.is_empty()).collect();
-    let (order, largest_cycle) = match order {
-        PackOrder::Imports => graph.order(&include),
+    let (order, largest_cycle) = match mode {
+        PackOrder::Imports => {
+            let paths: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+            graph.order(&include, &paths)
+        }
         PackOrder::Directory => ((0..files.len()).filter(|&i| include[i]).collect(), 1),
     };
     let newline = sizer.size("\n");
     let size_of = |c: &Chunk| c.tokens + if c.text.ends_with('\n') { 0 } else { newline };
     let room = budget - frame_reserve(budget) / 2;
-    let order = fill_gaps(&order, files, &size_of, room);
+    let order = match mode {
+        PackOrder::Imports => fill_gaps(&order, files, &graph, &size_of, room),
+        PackOrder::Directory => order,
+    };
     let mut pos_of = vec![usize::MAX; files.len()];
     for (pos, &f) in order.iter().enumerate() {
         pos_of[f] = pos;
@@ -211,33 +218,49 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, order: PackOrder) -> Pac
 }
 
 /// Files looked ahead for one that fills the room a pack would leave.
-const LOOKAHEAD: usize = 32;
+const LOOKAHEAD: usize = 64;
 
 /// The order with gaps filled: where the next file would not fit in the room a pack being
-/// filled in order has left, the largest whole file among the next [`LOOKAHEAD`] that fits
-/// is pulled forward into it (one of the same folder as the file before it, if any fits).
-/// Packs are cut by the planner afterwards; this only gives it an
-/// order in which the small files of a neighbourhood can fill what the large ones leave.
+/// filled in order has left, a whole file among the next [`LOOKAHEAD`] that fits is pulled
+/// forward into it: one that imports or is imported by a file of that pack first, then one of
+/// the same folder as the file before it, then the largest. Packs are cut by the planner
+/// afterwards; this only gives it an order in which the small files of a neighbourhood can
+/// fill what the large ones leave.
 fn fill_gaps(
     order: &[usize],
     files: &[FileResult],
+    graph: &ImportGraph,
     size_of: &dyn Fn(&Chunk) -> usize,
     room: usize,
 ) -> Vec<usize> {
     let total: Vec<usize> =
         order.iter().map(|&f| files[f].chunks.iter().map(size_of).sum()).collect();
+    let mut related: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    for (u, out) in graph.out.iter().enumerate() {
+        for &(v, _) in out {
+            related[u].push(v);
+            related[v].push(u);
+        }
+    }
+    for r in &mut related {
+        r.sort_unstable();
+        r.dedup();
+    }
     let mut placed = vec![false; order.len()];
     let mut out = Vec::with_capacity(order.len());
-    let mut used = 0usize;
+    // The simulated pack being filled: its size and its files.
+    let (mut used, mut current) = (0usize, Vec::new());
     let mut next = 0;
-    let place = |at: usize, used: &mut usize, out: &mut Vec<usize>, placed: &mut [bool]| {
+    let mut place = |at: usize, used: &mut usize, current: &mut Vec<usize>, placed: &mut [bool]| {
         for c in &files[order[at]].chunks {
             let s = size_of(c);
             if *used + s > room {
                 *used = 0;
+                current.clear();
             }
             *used += s;
         }
+        current.push(order[at]);
         placed[at] = true;
         out.push(order[at]);
     };
@@ -246,22 +269,24 @@ fn fill_gaps(
             next += 1;
             continue;
         }
-        place(next, &mut used, &mut out, &mut placed);
-        loop {
-            let Some(ahead) = (next + 1..order.len()).find(|&p| !placed[p]) else { break };
+        place(next, &mut used, &mut current, &mut placed);
+        while let Some(ahead) = (next + 1..order.len()).find(|&p| !placed[p]) {
             let first = files[order[ahead]].chunks.first().map_or(0, size_of);
             if used + first <= room {
                 break;
             }
             let free = room - used.min(room);
-            // A file of the same folder as the last one placed first, then the largest.
-            let last_dir = out.last().map_or("", |&f: &usize| dir_of(&files[f].rel));
-            let key = |p: usize| (dir_of(&files[order[p]].rel) == last_dir, total[p]);
+            let last_dir = current.last().map_or("", |&f: &usize| dir_of(&files[f].rel));
+            let key = |p: usize| {
+                let f = order[p];
+                let linked = current.iter().any(|c| related[f].binary_search(c).is_ok());
+                (linked, dir_of(&files[f].rel) == last_dir, total[p])
+            };
             let pick = (ahead + 1..order.len().min(ahead + 1 + LOOKAHEAD))
                 .filter(|&p| !placed[p] && total[p] <= free)
                 .max_by(|&a, &b| key(a).cmp(&key(b)).then(b.cmp(&a)));
             match pick {
-                Some(p) => place(p, &mut used, &mut out, &mut placed),
+                Some(p) => place(p, &mut used, &mut current, &mut placed),
                 None => break,
             }
         }
