@@ -199,10 +199,10 @@ fn an_import_cycle_is_packed_together() {
 fn frames_name_the_packs_that_define_what_a_pack_imports() {
     let dir = tempfile::tempdir().expect("temp");
     let root = dir.path().join("src");
-    write(&root, "lib/base.py", &format!("class Base:\n    pass\n\n\n{}", filler("base", 12)));
-    write(&root, "lib/user.py", &format!("from lib.base import Base\n\n\n{}", filler("user", 12)));
+    write(&root, "lib/base.py", &format!("class Base:\n    pass\n\n\n{}", filler("base", 80)));
+    write(&root, "lib/user.py", &format!("from lib.base import Base\n\n\n{}", filler("user", 80)));
     let out = dir.path().join("out");
-    assert_eq!(pack(&root, &out, &["--budget", "800"]).1, 0);
+    assert_eq!(pack(&root, &out, &["--budget", "4000"]).1, 0);
     let m = manifest(&out);
     let (base, user) = (packs_of(&m, "lib/base.py"), packs_of(&m, "lib/user.py"));
     assert!(base.iter().all(|b| user.iter().all(|u| b < u)), "dependencies come first");
@@ -215,7 +215,7 @@ fn frames_name_the_packs_that_define_what_a_pack_imports() {
     assert!(frame.contains(&format!("needs: pack {} (lib/base.py)", base[0])), "{frame}");
     let base_frame = packs(&m)[base[0] as usize - 1]["frame"].as_str().unwrap();
     assert!(base_frame.contains("defines: Base"), "{base_frame}");
-    assert!(base_frame.contains(&format!("used by: packs {first_user}")), "{base_frame}");
+    assert!(base_frame.contains(&format!("used by: pack {first_user}")), "{base_frame}");
 }
 
 #[test]

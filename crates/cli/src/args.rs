@@ -163,7 +163,7 @@ pub struct PackArgs {
     /// A file or a folder to pack.
     pub path: PathBuf,
     /// Most units of one pack: frame, member headers and bodies. Members are chunked at this
-    /// less the frame's reserve (a twentieth, at most 400).
+    /// less the frame's reserve (a twentieth, at least an eighth up to 120, at most 400).
     #[arg(long, default_value_t = 8000)]
     pub budget: usize,
     /// What the budget counts.

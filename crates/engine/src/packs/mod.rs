@@ -36,9 +36,10 @@ pub enum PackOrder {
     Directory,
 }
 
-/// The room kept in every pack for its frame: a twentieth of the budget, at most 400 units.
+/// The room kept in every pack for its frame, and the most a frame takes: a twentieth of the
+/// budget (an eighth of a small one, up to 120 units), at most 400 units.
 pub fn frame_reserve(budget: usize) -> usize {
-    (budget / 20).min(400)
+    (budget / 20).max((budget / 8).min(120)).min(400)
 }
 
 /// The budget the members are chunked at, so that any one chunk and a frame fit a pack.
@@ -425,7 +426,7 @@ impl FrameParts {
             .iter()
             .map(|l| format!("pack {} ({})", l.pack + 1, l.files.join(", ")))
             .collect();
-        let used_by = pack.used_by.iter().map(|u| format!("{}", u + 1)).collect();
+        let used_by = pack.used_by.iter().map(|u| format!("pack {}", u + 1)).collect();
         let title = format!(
             "[cleave pack {} of {count}: {n_files} file{}, {} chunk{}]",
             k + 1,
@@ -436,35 +437,41 @@ impl FrameParts {
         Self { title, covers, defines, needs, used_by }
     }
 
-    /// The frame with each list cut to `most` items (`None`: title only).
-    fn render(&self, most: Option<usize>) -> String {
+    /// The frame with each list (covers, defines, needs, used by) cut to `most` items
+    /// (`None`: title only).
+    fn render(&self, most: Option<[usize; 4]>) -> String {
         let mut out = self.title.clone();
         out.push('\n');
         let Some(most) = most else {
             out.push('\n');
             return out;
         };
-        let mut list = |label: &str, items: &[String], sep: &str| {
+        let mut list = |label: &str, items: &[String], sep: &str, most: usize| {
             if items.is_empty() {
                 return;
             }
             out.push_str(label);
-            out.push_str(&items[..items.len().min(most)].join(sep));
-            if items.len() > most {
-                out.push_str(&format!("{sep}… +{} more", items.len() - most));
+            if most == 0 {
+                out.push_str(&format!("{} (not listed)", items.len()));
+            } else {
+                out.push_str(&items[..items.len().min(most)].join(sep));
+                if items.len() > most {
+                    out.push_str(&format!("{sep}… +{} more", items.len() - most));
+                }
             }
             out.push('\n');
         };
-        list("covers: ", &self.covers, "; ");
-        list("defines: ", &self.defines, ", ");
-        list("needs: ", &self.needs, ", ");
-        list("used by: packs ", &self.used_by, ", ");
+        list("covers: ", &self.covers, "; ", most[0]);
+        list("defines: ", &self.defines, ", ", most[1]);
+        list("needs: ", &self.needs, ", ", most[2]);
+        list("used by: ", &self.used_by, ", ", most[3]);
         out.push('\n');
         out
     }
 }
 
-/// Renders a pack: the largest frame that fits beside the members, then the members.
+/// Renders a pack: the fullest frame within the reserve that fits beside the members, then
+/// the members.
 fn render(files: &[FileResult], pack: &mut Pack, k: usize, count: usize, config: &ChunkConfig) {
     let refs: Vec<(usize, usize)> = pack.members.iter().map(|m| (m.file, m.chunk)).collect();
     let members = members_text(files, &refs);
@@ -473,8 +480,27 @@ fn render(files: &[FileResult], pack: &mut Pack, k: usize, count: usize, config:
     let members_size = if additive { sizer.size(&members) } else { 0 };
     let parts = FrameParts::of(files, pack, k, count);
     let mut chosen = None;
-    for most in [Some(usize::MAX), Some(24), Some(12), Some(6), Some(3), Some(1), Some(0), None] {
+    // Short: at most the reserve, whatever room the members leave. Symbols give way first,
+    // then the packs that use this one, then the folders and the packs it needs.
+    let reserve = frame_reserve(config.budget());
+    const ALL: usize = usize::MAX;
+    let levels = [
+        [ALL, ALL, ALL, ALL],
+        [24, 24, 24, 24],
+        [12, 12, 12, 12],
+        [8, 6, 8, 6],
+        [6, 3, 6, 3],
+        [4, 2, 4, 2],
+        [3, 1, 3, 1],
+        [2, 0, 2, 0],
+        [1, 0, 1, 0],
+        [0, 0, 0, 0],
+    ];
+    for most in levels.into_iter().map(Some).chain([None]) {
         let frame = parts.render(most);
+        if sizer.size(&frame) > reserve && most.is_some() {
+            continue;
+        }
         let size = if additive {
             sizer.size(&frame) + members_size
         } else {
