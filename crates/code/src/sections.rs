@@ -95,6 +95,8 @@ pub fn atomize_code_in_pieces(
     let mut cuts = section_starts(text.as_bytes(), section_bytes);
     let mut children: Vec<Atom> = Vec::new();
     let mut imports = Vec::new();
+    // The exact ranges of the top-level imports of every section, for `AtomTree::imports`.
+    let mut import_ranges: Vec<Range<usize>> = Vec::new();
     let mut errors = 0;
     // Where the last section ended with an import atom: the whole parse merges it with
     // imports that follow across blank lines, and so does the next section.
@@ -130,6 +132,7 @@ pub fn atomize_code_in_pieces(
         };
         if let Some((atoms, walked_imports, top_imports)) = nested {
             add_section(&mut children, atoms, import_end, &top_imports, text);
+            import_ranges.extend_from_slice(&top_imports);
             import_end = top_imports.last().map(|r| r.end);
             imports = walked_imports;
             k += 1;
@@ -153,6 +156,7 @@ pub fn atomize_code_in_pieces(
                 builder.imports = std::mem::take(&mut imports);
                 let atoms = builder.root(root, range.clone(), ctx);
                 add_section(&mut children, atoms, import_end, &builder.top_imports, text);
+                import_ranges.extend_from_slice(&builder.top_imports);
                 import_end = builder.top_imports.last().map(|r| r.end);
                 imports = builder.imports;
                 errors += builder::error_bytes(root);
@@ -181,6 +185,7 @@ pub fn atomize_code_in_pieces(
             if let (Some(atom), Some(end)) = (children.last_mut(), last_end) {
                 atom.range.end = end;
             }
+            import_ranges.retain(|r| r.start < cuts[back]);
             cuts.truncate(back + 1);
             trusted = false;
             k = back;
@@ -190,12 +195,14 @@ pub fn atomize_code_in_pieces(
         builder.imports = std::mem::take(&mut imports);
         let atoms = builder.root(root, start..end, ctx);
         add_section(&mut children, atoms, import_end, &builder.top_imports, text);
+        import_ranges.extend_from_slice(&builder.top_imports);
         import_end = builder.top_imports.last().map(|r| r.end);
         imports = builder.imports;
         errors += builder::error_bytes(root);
         k += 1;
     }
     tree.context = context_lines(&imports);
+    tree.imports = import_ranges;
     tree.root = root_atom().with_children(children);
     if pieced.1 > 0 {
         tree.diagnostics.push(Diagnostic::new(

@@ -28,9 +28,11 @@ mod cache;
 mod decode;
 mod detect;
 mod file;
+mod imports;
 mod marks;
 mod outcome;
 mod outline;
+mod packs;
 mod pipeline;
 mod read;
 mod record;
@@ -60,6 +62,10 @@ pub use marks::{
 };
 pub use outcome::{Outcome, Skip};
 pub use outline::{OutlineEntry, outline};
+pub use packs::{
+    ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve,
+    member_budget, pack,
+};
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
