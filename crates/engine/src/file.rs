@@ -39,7 +39,7 @@ pub struct FileResult {
     /// Term statistics of each chunk for ranking, made on the first selection that reads the
     /// file and kept with it: a server answering many queries over one root tokenizes each
     /// chunk once, not once per query.
-    pub(crate) terms: std::sync::OnceLock<Box<[crate::select::ChunkTerms]>>,
+    pub(crate) terms: std::sync::OnceLock<Box<[crate::terms::ChunkTerms]>>,
 }
 
 impl FileResult {
@@ -61,8 +61,8 @@ impl FileResult {
     }
 
     /// Term statistics of each chunk, in chunk order (computed once).
-    pub(crate) fn chunk_terms(&self) -> &[crate::select::ChunkTerms] {
-        self.terms.get_or_init(|| self.chunks.iter().map(crate::select::ChunkTerms::of).collect())
+    pub(crate) fn chunk_terms(&self) -> &[crate::terms::ChunkTerms] {
+        self.terms.get_or_init(|| self.chunks.iter().map(crate::terms::ChunkTerms::of).collect())
     }
 
     /// Whether the file could not be read (this makes the CLI's exit code non-zero).

@@ -38,6 +38,7 @@ mod read;
 mod record;
 mod report;
 mod select;
+mod terms;
 mod tree;
 mod walk;
 
@@ -71,9 +72,9 @@ pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
 pub use report::{FileEntry, Summary};
 pub use select::{
-    Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select,
-    tag, terms,
+    Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select, tag,
 };
+pub use terms::terms;
 pub use tree::{
     Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
     chunk_path, chunk_tree,
