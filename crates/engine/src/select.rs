@@ -10,7 +10,7 @@ use cleave_core::{Chunk, ChunkSizer, ContentKind};
 use serde::Serialize;
 
 use crate::file::FileResult;
-use crate::terms::{ChunkTerms, terms};
+use crate::terms::{ChunkTerms, term_hash, terms};
 
 /// What kind of question a selection answers; it decides the structural priors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -165,8 +165,14 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
     let mut used = 0;
     let mut left_out = 0;
     for &i in order.iter().take(MAX_CANDIDATES) {
+        // Once the selection is full, the rest are left out unmeasured: rendering and
+        // measuring two thousand passages dominated a warm query.
+        if chosen.len() >= query.max_segments || used >= query.budget {
+            left_out += 1;
+            continue;
+        }
         let size = sizer.size(&render(&[passage(chunks[i], scores[i])]));
-        if chosen.len() < query.max_segments && used + size <= query.budget {
+        if used + size <= query.budget {
             chosen.push(i);
             used += size;
         } else {
@@ -244,10 +250,11 @@ fn score(files: &[FileResult], chunks: &[&Chunk], query: &Query) -> Vec<f64> {
     let stats: Vec<&ChunkTerms> = files.iter().flat_map(|f| f.chunk_terms()).collect();
     let mut query_terms: Vec<(&str, f64)> = weights.iter().map(|(t, w)| (t.as_str(), *w)).collect();
     query_terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let hashes: Vec<u64> = query_terms.iter().map(|(t, _)| term_hash(t)).collect();
     // Per chunk: the frequencies of the query's terms; per term: the chunks holding it.
     let tfs: Vec<Vec<f64>> = stats
         .iter()
-        .map(|st| query_terms.iter().map(|(t, _)| st.tf(t).map_or(0.0, f64::from)).collect())
+        .map(|st| hashes.iter().map(|&h| st.tf(h).map_or(0.0, f64::from)).collect())
         .collect();
     let mut df = vec![0usize; query_terms.len()];
     for tf in &tfs {
