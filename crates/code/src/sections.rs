@@ -17,14 +17,17 @@ use crate::runs::{atomize_runs, member_runs};
 /// Files longer than this are parsed in sections of about this length, cut between top-level
 /// items. tree-sitter's memory while parsing grows with the file (about 60 bytes per byte of a
 /// generated 1.7 MB Rust file, most of it held only during the parse), so a repository's largest
-/// files set the peak memory of a whole run; sections bound it. The atoms are the same.
+/// files set the peak memory of a whole run; sections bound it. The atoms are those of the
+/// whole parse (see [`atomize_code_in_sections`] for files that fail to parse).
 pub const SECTION_BYTES: usize = 256 << 10;
 
 /// [`atomize_code`](crate::atomize_code), parsing files longer than `section_bytes` in sections of about that
 /// length. The atoms do not depend on it: a section ends only where a top-level item ends
 /// (a blank line after a line that closes a bracket or is indented, before a line that starts
 /// in the first column), and a section whose parse holds an error is not trusted as one: the
-/// rest of the file is then parsed in one piece.
+/// whole file is then parsed in one piece, since an error can reshape a whole parse from its
+/// first byte on. A file longer than the piece length (2 MiB) is no whole parse even so: from
+/// the section before the failing one, the rest is parsed in one piece (or in pieces).
 pub fn atomize_code_in_sections(
     language: &Language,
     text: &str,
@@ -105,6 +108,8 @@ pub fn atomize_code_in_pieces(
     // error: (atoms, end of the last atom, imports, error bytes, import end, fallback bytes).
     let mut saved = Vec::new();
     let mut trusted = cuts.len() > 1;
+    // Whether a failing section sent the whole file to one parse: no member runs then.
+    let mut whole = false;
     // Sections parsed in pieces: (bytes, pieces).
     let mut pieced = (0, 0);
     let mut k = 0;
@@ -123,7 +128,7 @@ pub fn atomize_code_in_pieces(
         let last = k + 1 == cuts.len();
         let end = if last { text.len() } else { cuts[k + 1] };
         // One large item (a class of thousands of methods): parsed in runs of its members.
-        let nested = if end - start > section_bytes {
+        let nested = if end - start > section_bytes && !whole {
             member_runs(text.as_bytes(), start..end, section_bytes).and_then(|runs| {
                 atomize_runs(language, config, text, start..end, &runs, imports.clone(), ctx)
             })
@@ -175,8 +180,14 @@ pub fn atomize_code_in_pieces(
         let root = syntax.root_node();
         if trusted && root.has_error() {
             // A real error, or a cut that was no boundary between items (before or after
-            // this section): the rest, from the section before, is parsed in one piece.
-            let back = k.saturating_sub(1);
+            // this section). Tree-sitter's error recovery is not local: an error near the end
+            // can make the whole file's root an ERROR node and reshape the nodes before it
+            // from the first byte on, so a section that parsed cleanly alone says nothing of
+            // the whole parse. The whole file is parsed in one piece when it fits one; past
+            // that, where one parse would break the bound the pieces keep, the rest from the
+            // section before.
+            whole = text.len() <= piece_bytes;
+            let back = if whole { 0 } else { k.saturating_sub(1) };
             saved.truncate(back + 1);
             let (len, last_end);
             (len, last_end, imports, errors, import_end, ctx.fallback_bytes) =

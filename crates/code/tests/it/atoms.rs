@@ -569,38 +569,6 @@ proptest! {
     }
 }
 
-/// The `code_sections` fuzz target's first finding (fuzz/regressions/code_sections/): a file
-/// whose whole parse is all error gets symbols where a short section parses cleanly. Sections
-/// apply only above 256 KiB and the chunks keep every invariant either way.
-/// FIXME: sectioned parsing should see a whole-file error (or the promise be limited to files
-/// that parse); until then this asserts today's difference, so that a fix shows here.
-/// See: issue 13, fuzz/RUNS.md.
-#[test]
-fn a_file_that_fails_to_parse_whole_can_differ_in_sections() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/regressions/code_sections/crash-7c310d8de451e3b102fc36b721d7772cb0a063c4"
-    );
-    let data = std::fs::read(path).expect("the committed reproducer");
-    // The target's input: 4 option bytes, one byte for language and section length, the text.
-    let (pick, rest) = (data[4], &data[5..]);
-    let text = std::str::from_utf8(rest).expect("UTF-8 text");
-    // The target picked among the languages that had a grammar when it found this input.
-    let langs = ["go", "java", "javascript", "python", "rust", "tsx", "typescript"];
-    let language = language_by_name(langs[usize::from(pick & 0x0f) % langs.len()]).unwrap();
-    let section_bytes = 32 << (pick >> 5);
-    let mut ctx = ParseContext::new();
-    let whole = atomize_code_in_sections(language, text, &mut ctx, SECTION_BYTES);
-    let sections = atomize_code_in_sections(language, text, &mut ctx, section_bytes);
-    assert_ne!(whole.root, sections.root, "fixed? update this test and ARCHITECTURE.md");
-    for tree in [&whole, &sections] {
-        tree.root.validate(text).expect("a valid tree either way");
-        let source = Source::new("src/fuzz.js", text);
-        let config = ChunkConfig::new(300, Unit::Chars).expect("config");
-        assert_invariants(&source, tree, &pack(&source, tree, &config), &config);
-    }
-}
-
 /// tokio's `yield_now` in miniature: the function fits the budget, but not with its long doc
 /// comment. The comment is cut from the function (it ends the chunk before); the function,
 /// attributes and all, stays whole in the next.

@@ -1,0 +1,68 @@
+//! Findings of the fuzz targets over this crate, each reproducer committed under
+//! `fuzz/regressions/<target>/` (with the log of the run that found it) and read back here as
+//! the target decodes it.
+
+use cleave_code::{ParseContext, SECTION_BYTES, atomize_code_in_sections, language_by_name};
+use cleave_core::{AtomTree, ChunkConfig, Source, Unit, assert_invariants, pack};
+
+/// Asserts that `text` atomizes in sections of `section_bytes` as in one whole parse (atoms,
+/// header context and diagnostics), and that both trees chunk within the invariants.
+fn assert_sections_match_whole(lang: &str, path: &str, text: &str, section_bytes: usize) {
+    let language = language_by_name(lang).expect("a language with a grammar");
+    let mut ctx = ParseContext::new();
+    let whole = atomize_code_in_sections(language, text, &mut ctx, SECTION_BYTES);
+    let sections = atomize_code_in_sections(language, text, &mut ctx, section_bytes);
+    let dump = |tree: &AtomTree| cleave_code::dump_atoms(tree, text);
+    assert!(
+        whole.root == sections.root && whole.context == sections.context,
+        "{lang} in {section_bytes}-byte sections differs from the whole parse\n\
+         whole:\n{}\nsections:\n{}",
+        dump(&whole),
+        dump(&sections),
+    );
+    assert_eq!(format!("{:?}", whole.diagnostics), format!("{:?}", sections.diagnostics));
+    for tree in [&whole, &sections] {
+        tree.root.validate(text).expect("a valid tree");
+        let source = Source::new(path, text);
+        let config = ChunkConfig::new(300, Unit::Chars).expect("config");
+        assert_invariants(&source, tree, &pack(&source, tree, &config), &config);
+    }
+}
+
+/// The `code_sections` target's first finding (issue 13): a JavaScript file that fails to
+/// parse near its end, where the whole parse's root is an ERROR node (858 of 858 bytes under
+/// error nodes) and `const BASE` is no top-level constant, while the first 128-byte section,
+/// which ends before the error, parsed cleanly into a `program` and kept `symbol [const BASE]`.
+/// Tree-sitter's error recovery is not local: a failing section now sends the whole file
+/// (when it fits one piece) to one parse, not only the rest from the section before.
+/// See: issue 13.
+#[test]
+fn fuzz_code_sections_an_error_near_the_end_reshapes_the_whole_parse() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/regressions/code_sections/crash-7c310d8de451e3b102fc36b721d7772cb0a063c4"
+    );
+    let data = std::fs::read(path).expect("the committed reproducer");
+    // 4 option bytes (00 e1 00 80), one byte for language and section length (0x42), the text.
+    let (pick, rest) = (data[4], &data[5..]);
+    let text = std::str::from_utf8(rest).expect("UTF-8 text");
+    // JavaScript: the target picks among the languages with a grammar in its build, and the
+    // list has grown since; the log names the language it picked.
+    let section_bytes = 32 << (pick >> 5);
+    assert_eq!(section_bytes, 128);
+    assert_sections_match_whole("javascript", "src/fuzz.js", text, section_bytes);
+    // Every section length the target can pick.
+    for shift in 0..8 {
+        assert_sections_match_whole("javascript", "src/fuzz.js", text, 32 << shift);
+    }
+}
+
+/// The same finding in miniature: three sections, the first two clean on their own, an
+/// unclosed class at the end that makes the whole parse one ERROR node.
+/// See: issue 13.
+#[test]
+fn a_clean_section_is_not_trusted_when_a_later_one_fails() {
+    let text = "const BASE = \"x\";\n\nfunction a() {\n  return 1;\n}\n\nfunction b() {\n  return 2;\n}\n\nclass C {\n  get h() {\n    return { a: b C {\n  t = 1;\n\n  constructor(x) {\n    this.x < x;\n y\n};\n";
+    assert_eq!(cleave_code::section_starts(text.as_bytes(), 1).len(), 3);
+    assert_sections_match_whole("javascript", "src/a.js", text, 1);
+}
