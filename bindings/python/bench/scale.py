@@ -9,6 +9,8 @@ For each corpus folder (one language), best of --runs, sizes in chars at the sam
 - cli: `cleave chunk DIR --format jsonl` to /dev/null (walk, read, chunk, render records);
 - chunk_many: the wheel on the folder's files (paths), every result made a Python object;
 - chunk_many(texts) t=1: the wheel on (path, text) pairs in memory, one thread (chonkie's terms);
+- ChunkFiles, no Ray, t=1: the map_batches callable of `cleave/ray.py` called in this process on
+  Arrow batches of --batch-size files read here: the records-to-Arrow cost without Ray's;
 - ray N workers: the pipeline of `cleave/ray.py` in local mode: `read_binary_files` of the files
   the CLI walks -> `map_batches(ChunkFiles, concurrency=N)` (one Chunker per actor, threads=1)
   -> `materialize()` (in memory, in Ray's object store); the actors start inside the timing,
@@ -180,6 +182,10 @@ def main() -> None:
           f"(chonkie-core {version('chonkie-core')}); tree-sitter {version('tree-sitter')}")
 
     try:
+        import pyarrow as pa
+    except ImportError:
+        pa = None
+    try:
         import ray
     except ImportError as err:
         ray = None
@@ -243,8 +249,18 @@ def main() -> None:
                 ("chunk_many", lambda: chunker.chunk_many(files)),
                 ("chunk_many(texts) t=1", lambda: single.chunk_many(texts)),
             ]
+            from cleave.ray import ChunkFiles
+
+            def chunk_files_alone() -> None:
+                call = ChunkFiles(root=str(corpus), budget=budget)
+                for i in range(0, len(all_paths), args.batch_size):
+                    paths = all_paths[i:i + args.batch_size]
+                    call(pa.table({"path": paths,
+                                   "bytes": [Path(p).read_bytes() for p in paths]}))
+
+            if pa is not None:
+                rows.append(("ChunkFiles, no Ray, t=1", chunk_files_alone))
             if ray is not None:
-                from cleave.ray import ChunkFiles
 
                 def pipeline(workers: int):
                     ds = ray.data.read_binary_files(all_paths, include_paths=True)
@@ -321,6 +337,13 @@ def main() -> None:
                 cleave_ends.append((source, [c.byte_end for c in cs], [c.tokens for c in cs]))
             table = [("cleave chunk_many", quality(cleave_ends, spans, budget))]
             for name, out in chonkie_outs.items():
+                # The offsets the cut counts rely on: every chunk is its source's slice, and
+                # the chunks join back to the source.
+                exact = sum(all(text[c.start_index:c.end_index] == c.text for c in chunks)
+                            and "".join(c.text for c in chunks) == text
+                            for text, chunks in zip(sources, out, strict=True))
+                print(f"{name}: chunks are exact slices joining back to the source in "
+                      f"{exact} of {len(sources)} files")
                 ends = []
                 for source, text, chunks in zip(sources_b, sources, out, strict=True):
                     ends.append((source, [len(text[:c.end_index].encode()) for c in chunks],
