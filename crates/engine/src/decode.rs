@@ -231,6 +231,36 @@ mod tests {
         assert!(DOCUMENTS.windows(2).all(|w| w[0].0 < w[1].0));
     }
 
+    #[cfg(not(feature = "pdf"))]
+    #[test]
+    fn a_pdf_without_the_feature_is_skipped_naming_it() {
+        let res = decode("paper.pdf", b"%PDF-1.7\n".to_vec());
+        assert!(
+            matches!(&res, Err(Skip::BadDocument("pdf", why)) if why.contains("`pdf` feature")),
+            "{res:?}"
+        );
+    }
+
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn a_pdf_is_decoded_with_a_page_per_page() {
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/documents/paper.pdf"
+        ))
+        .expect("fixture");
+        let d = decode("paper.pdf", bytes).expect("decoded");
+        assert_eq!(d.encoding, Encoding::Pdf);
+        assert_eq!(d.pages.len(), 4);
+        for (n, (at, label)) in d.pages.iter().enumerate() {
+            assert_eq!(*label, PageLabel::Page(n as u32 + 1));
+            assert!(
+                n == 0 || d.text[..*at].ends_with('\u{c}'),
+                "page {n} starts after a form feed"
+            );
+        }
+    }
+
     #[test]
     fn utf8_passes_through_with_its_bom() {
         let d = decode("a.txt", b"\xEF\xBB\xBFhello\n".to_vec()).expect("text");

@@ -34,6 +34,7 @@ pub fn to_markdown(html: &str) -> Result<String, String> {
             ..Default::default()
         })
         .skip_tags(SKIPPED.to_vec())
+        .add_handler(vec!["pre"], pre_as_fence)
         .build();
     let mut md = converter.convert(html).map_err(|e| format!("not readable HTML: {e}"))?;
     // The view is chunked as Markdown: a stray form feed or NUL would only confuse it.
@@ -42,6 +43,23 @@ pub fn to_markdown(html: &str) -> Result<String, String> {
         md.push('\n');
     }
     Ok(md)
+}
+
+/// A `<pre>` is a fenced block whether or not a `<code>` sits in it (htmd fences only
+/// `<pre><code>`; a bare `<pre>`, common in EPUB, would become loose lines).
+fn pre_as_fence(
+    handlers: &dyn htmd::element_handler::Handlers,
+    element: htmd::Element,
+) -> Option<htmd::element_handler::HandlerResult> {
+    let inner = handlers.walk_children(element.node).content;
+    let body = inner.trim_matches('\n');
+    if body.starts_with("```") || body.starts_with("~~~") || body.trim().is_empty() {
+        return Some(format!("\n\n{body}\n\n").into());
+    }
+    // A fence longer than any backtick run inside.
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    Some(format!("\n\n{fence}\n{body}\n{fence}\n\n").into())
 }
 
 #[cfg(test)]
@@ -63,6 +81,8 @@ mod tests {
         assert!(md.contains("## Install\n"), "{md}");
         assert!(md.contains("```\ncargo build\n  --release\n```"), "{md}");
         assert!(md.contains("| a | b |"), "{md}");
+        let bare = to_markdown("<p>a</p><pre>let x = 1;\nlet y = 2;</pre>").expect("converted");
+        assert!(bare.contains("```\nlet x = 1;\nlet y = 2;\n```"), "{bare}");
         for gone in ["alert", "Home", "p{}"] {
             assert!(!md.contains(gone), "{gone}: {md}");
         }

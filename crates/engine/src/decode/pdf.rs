@@ -37,7 +37,8 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             // The form feed ends the page before; the blank line after it ends its last
             // paragraph, so no paragraph runs on across a page break.
             out.push('\u{c}');
-            locations.push((out.len(), PageLabel::Page(u32::try_from(page + 1).unwrap_or(u32::MAX))));
+            locations
+                .push((out.len(), PageLabel::Page(u32::try_from(page + 1).unwrap_or(u32::MAX))));
             out.push_str("\n\n");
         } else {
             locations.push((0, PageLabel::Page(1)));
