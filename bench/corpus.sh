@@ -26,6 +26,30 @@ mkdir -p "$out" "$dl"
 DJANGO=5.2.19
 NPM_PKGS=(rxjs@7.8.2 zod@4.6.7 @trpc/server@11.25.2)
 APT_PKGS=(rust-src golang-1.19-src openjdk-17-source)
+# The second wave of languages (issue 16). Debian packages that are only unpacked (apt-get
+# download + dpkg-deb -x, nothing installed): their versions go into the MANIFEST too.
+PYTHONNET=3.0.5
+EXPO_MODULES_CORE=2.2.3
+GLIBC_DIRS=(string stdlib malloc nptl stdio-common libio elf posix)
+BOOST_DIRS=(boost/asio boost/json boost/container boost/optional)
+PHP_PKGS=(
+    php-symfony-all-my-sms-notifier php-symfony-amazon-mailer php-symfony-amazon-sns-notifier
+    php-symfony-amazon-sqs-messenger php-symfony-amqp-messenger php-symfony-asset
+    php-symfony-beanstalkd-messenger php-symfony-browser-kit php-symfony-cache
+    php-symfony-clickatell-notifier php-symfony-config php-symfony-console
+    php-symfony-crowdin-translation-provider php-symfony-css-selector php-symfony-debug-bundle
+    php-symfony-dependency-injection php-symfony-discord-notifier php-symfony-doctrine-bridge
+    php-symfony-doctrine-messenger php-symfony-dom-crawler php-symfony-dotenv
+    php-symfony-error-handler php-symfony-esendex-notifier php-symfony-event-dispatcher
+    php-symfony-expo-notifier php-symfony-expression-language php-symfony-fake-chat-notifier
+    php-symfony-fake-sms-notifier php-symfony-filesystem php-symfony-finder
+    php-symfony-firebase-notifier php-symfony-form php-symfony-framework-bundle
+    php-symfony-free-mobile-notifier php-symfony-gateway-api-notifier php-symfony-gitter-notifier
+    php-symfony-google-chat-notifier php-symfony-google-mailer php-symfony-http-client
+)
+# Scala: no package registry reachable here ships Scala sources; the corpus is a snapshot of
+# typelevel/cats at this commit, given as a checkout in SCALA_SRC.
+CATS_COMMIT=7f2dce5162074c0a0ebc597b89b6cd25e5fe0536
 
 apt_ensure() {
     local missing=()
@@ -38,6 +62,24 @@ apt_ensure() {
 }
 
 apt_version() { dpkg-query -W -f='${Version}' "$1"; }
+
+# deb_unpack DIR PACKAGE…: downloads the packages' .deb files and unpacks them into DIR
+# (no install, no dependencies); prints nothing.
+deb_unpack() {
+    local dir="$1" debs="$dl/debs"
+    shift
+    mkdir -p "$dir" "$debs"
+    (cd "$debs" && apt-get download -qq "$@" 2>/dev/null)
+    local p
+    for p in "$@"; do dpkg-deb -x "$(ls "$debs/${p}"_*.deb | head -1)" "$dir"; done
+}
+
+deb_versions() { # PACKAGE…: "name version, …" of downloaded .deb files
+    local p out=()
+    for p in "$@"; do out+=("$p $(ls "$dl/debs/${p}"_*.deb | head -1 | sed 's/.*_\(.*\)_.*/\1/')"); done
+    local IFS=,
+    echo "${out[*]}"
+}
 
 # copy_capped SRC_ROOT DEST: reads NUL-separated paths relative to SRC_ROOT on stdin, sorts
 # them, and copies files in that order until the cap is reached.
@@ -127,8 +169,79 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
             copy_capped "$root" "$dest"
         manifest "$dest" "npm ${NPM_PKGS[*]}, src/**/*.ts without .d.ts"
         ;;
+    c)
+        # glibc's own C: a few of its folders, taken from the source tarball Debian ships.
+        local unz="$dl/glibc"
+        if [[ ! -d "$unz/src" ]]; then
+            rm -rf "$unz" && deb_unpack "$unz/deb" glibc-source
+            local tarball
+            tarball=$(ls "$unz"/deb/usr/src/glibc/glibc-*.tar.xz)
+            local pats=()
+            for d in "${GLIBC_DIRS[@]}"; do pats+=("glibc-*/$d/*.[ch]"); done
+            mkdir -p "$unz/src" && tar -xJf "$tarball" -C "$unz/src" --wildcards "${pats[@]}"
+            rm -rf "$unz/deb"
+        fi
+        local root="$unz/src"
+        (cd "$root" && find . -name '*.[ch]' -printf '%P\0') | copy_capped "$root" "$dest"
+        manifest "$dest" "Debian $(deb_versions glibc-source), ${GLIBC_DIRS[*]}/*.[ch]"
+        ;;
+    cpp)
+        local unz="$dl/cpp"
+        [[ -d "$unz" ]] || deb_unpack "$unz" googletest libboost1.81-dev
+        local root="$unz"
+        (cd "$root" && { find usr/src/googletest -name '*.cc' -printf '%P\0'
+            for d in "${BOOST_DIRS[@]}"; do find "usr/include/$d" -name '*.hpp' -printf '%P\0'; done; }) |
+            copy_capped "$root" "$dest"
+        manifest "$dest" "Debian $(deb_versions googletest libboost1.81-dev), googletest **/*.cc, ${BOOST_DIRS[*]} **/*.hpp"
+        ;;
+    bash)
+        # Completion scripts: shell functions; they have no extension, so they get `.bash`.
+        local unz="$dl/bash"
+        [[ -d "$unz" ]] || deb_unpack "$unz" bash-completion
+        local root="$unz/usr/share/bash-completion/completions" f
+        rm -rf "$dl/bash-named" && mkdir -p "$dl/bash-named"
+        for f in "$root"/*; do [[ -f "$f" && ! -L "$f" ]] && cp "$f" "$dl/bash-named/$(basename "$f").bash"; done
+        (cd "$dl/bash-named" && find . -name '*.bash' -printf '%P\0') | copy_capped "$dl/bash-named" "$dest"
+        manifest "$dest" "Debian $(deb_versions bash-completion), completions/* as *.bash"
+        ;;
+    ruby)
+        local unz="$dl/ruby"
+        [[ -d "$unz" ]] || deb_unpack "$unz" libruby3.1
+        local root="$unz/usr/lib/ruby/3.1.0"
+        (cd "$root" && find . -name '*.rb' -printf '%P\0') | copy_capped "$root" "$dest"
+        manifest "$dest" "Debian $(deb_versions libruby3.1), lib/ruby/3.1.0/**/*.rb"
+        ;;
+    php)
+        local unz="$dl/php"
+        [[ -d "$unz" ]] || deb_unpack "$unz" "${PHP_PKGS[@]}"
+        local root="$unz/usr/share/php"
+        (cd "$root" && find Symfony -name '*.php' -print0) | copy_capped "$root" "$dest"
+        manifest "$dest" "Debian php-symfony-* 5.4 (${#PHP_PKGS[@]} packages, see corpus.sh), Symfony/**/*.php"
+        ;;
+    csharp)
+        local tgz="$dl/pythonnet-$PYTHONNET.tar.gz" unz="$dl/pythonnet"
+        [[ -f "$tgz" ]] || python3 -m pip download --quiet --no-deps --no-binary=:all: "pythonnet==$PYTHONNET" -d "$dl"
+        [[ -d "$unz" ]] || { mkdir -p "$unz" && tar -xzf "$tgz" -C "$unz"; }
+        local root="$unz/pythonnet-$PYTHONNET"
+        (cd "$root" && find . -name '*.cs' -printf '%P\0') | copy_capped "$root" "$dest"
+        manifest "$dest" "PyPI pythonnet==$PYTHONNET sdist, **/*.cs"
+        ;;
+    kotlin | swift)
+        local tgz="$dl/expo-modules-core-$EXPO_MODULES_CORE.tgz" unz="$dl/expo"
+        [[ -f "$tgz" ]] || (cd "$dl" && npm pack --silent "expo-modules-core@$EXPO_MODULES_CORE" >/dev/null)
+        [[ -d "$unz" ]] || { mkdir -p "$unz" && tar -xzf "$tgz" -C "$unz"; }
+        local root="$unz/package" ext=kt
+        [[ "$lang" == swift ]] && ext=swift
+        (cd "$root" && find . -name "*.$ext" -printf '%P\0') | copy_capped "$root" "$dest"
+        manifest "$dest" "npm expo-modules-core@$EXPO_MODULES_CORE, **/*.$ext"
+        ;;
+    scala)
+        local root="${SCALA_SRC:?scala: set SCALA_SRC to a checkout of typelevel/cats at $CATS_COMMIT}"
+        (cd "$root" && find . -name '*.scala' -printf '%P\0') | copy_capped "$root" "$dest"
+        manifest "$dest" "typelevel/cats $CATS_COMMIT (GitHub snapshot), **/*.scala"
+        ;;
     *)
-        echo "corpus: unknown language $lang (rust, python, typescript, go, java)" >&2
+        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift)" >&2
         exit 2
         ;;
     esac

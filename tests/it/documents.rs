@@ -183,7 +183,8 @@ fn pdf_pages_bookmarks_ligatures_and_hyphens() {
 }
 
 /// Every chunk's text lies on the pages its record names: its first byte on the named page
-/// (the page a chunk starts on is the one before as many form feeds), and each page's marker
+/// (the page a chunk starts on is the one before as many form feeds), its last visible one on
+/// the named last page, and each page's marker
 /// word, wherever a chunk holds it, on the page it was written on, at many budgets and units.
 #[test]
 fn every_chunk_lies_on_the_pages_its_record_names() {
@@ -200,6 +201,19 @@ fn every_chunk_lies_on_the_pages_its_record_names() {
                 let page = page_of(c);
                 let feeds = view[..c.byte_start].matches('\u{c}').count() as u32;
                 assert_eq!(page, feeds + 1, "{unit} {budget}: {c:?}");
+                // The last page is the one its last visible character is on.
+                let last = c.text.trim_end().len();
+                let feeds_in = c.text[..last].matches('\u{c}').count() as u32;
+                let page_end = c.provenance.as_ref().and_then(|p| p.page_end.clone());
+                assert_eq!(
+                    page_end,
+                    Some(cleave_engine::PageLabel::Page(page + feeds_in)),
+                    "{unit} {budget}: {c:?}"
+                );
+                if feeds_in > 0 {
+                    let tag = &c.provenance.as_ref().unwrap().tag;
+                    assert!(tag.contains(&format!("pp.{page}-{}", page + feeds_in)), "{tag}");
+                }
                 for (piece_idx, piece) in c.text.split('\u{c}').enumerate() {
                     for (m, marker) in markers.iter().enumerate() {
                         if piece.contains(marker) {

@@ -4,6 +4,7 @@
 mod agent;
 mod cli;
 mod documents;
+mod packs;
 mod review;
 mod safety;
 mod snapshots;

@@ -20,6 +20,11 @@ pub struct Cli {
 pub enum Command {
     /// Chunk a file or a folder; JSON Lines on stdout unless --out or --output say otherwise.
     Chunk(ChunkArgs),
+    /// Gather whole chunks of many files into packs for sub-agents: ordered by imports (import
+    /// cycles together), each pack within the budget and opening with a frame that says what
+    /// it covers, defines and needs; a folder of pack files and a manifest with --out, else
+    /// one JSON record per pack on stdout.
+    Pack(PackArgs),
     /// Print the outline of a file or a folder: each file's symbols or numbered sections with
     /// their lines and the ids of the chunks that hold them, grouped by folder.
     Outline(OutlineArgs),
@@ -44,9 +49,9 @@ pub enum Command {
 /// Arguments of `cleave verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// The JSON Lines file (`-` for stdin).
+    /// The JSON Lines file (`-` for stdin), or a folder written by `cleave pack --out`.
     pub jsonl: PathBuf,
-    /// The PATH given to `cleave chunk` (a file or the walked folder).
+    /// The PATH given to `cleave chunk` or `cleave pack` (a file or the walked folder).
     #[arg(long)]
     pub root: PathBuf,
     /// Budget, unit, tokenizer, overlap and headers, as given to `cleave chunk`.
@@ -135,6 +140,53 @@ pub struct ChunkArgs {
     /// (or options, or cleave build) that changed. Never walked as input.
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Which files to walk.
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    /// No summary on stderr.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// How `cleave pack` orders files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PackOrderArg {
+    /// By imports: cycles together, dependencies before their users, else path order.
+    Imports,
+    /// Path order only (the baseline for import locality).
+    Directory,
+}
+
+/// Arguments of `cleave pack`.
+#[derive(Debug, clap::Args)]
+pub struct PackArgs {
+    /// A file or a folder to pack.
+    pub path: PathBuf,
+    /// Most units of one pack: frame, member headers and bodies. Members are chunked at this
+    /// less the frame's reserve (a twentieth, at least an eighth up to 120, at most 400).
+    #[arg(long, default_value_t = 8000)]
+    pub budget: usize,
+    /// What the budget counts.
+    #[arg(long, value_enum, default_value_t = UnitArg::Chars)]
+    pub unit: UnitArg,
+    /// The BPE vocabulary for --unit tokens.
+    #[arg(long, default_value = "o200k", value_parser = parse_tokenizer)]
+    pub tokenizer: TokenizerArg,
+    /// How files are ordered before they are cut into packs.
+    #[arg(long, value_enum, default_value_t = PackOrderArg::Imports)]
+    pub order: PackOrderArg,
+    /// Write `packs/NNNN.txt` and a manifest.json into this folder instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// With --out: replace a non-empty folder that is not an earlier cleave output.
+    #[arg(long)]
+    pub force: bool,
+    /// Also pack in directory order and report its import locality beside this run's.
+    #[arg(long)]
+    pub baseline: bool,
+    /// Worker threads that chunk (default: one per core; at most four per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// Which files to walk.
     #[command(flatten)]
     pub walk: WalkArgs,

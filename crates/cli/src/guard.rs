@@ -253,9 +253,17 @@ pub fn is_cleave_dir(dir: &Path) -> bool {
 /// person added since): replacing the folder would delete it. `None` when every entry is
 /// cleave's own.
 fn unlisted(dir: &Path) -> Option<String> {
+    // A chunk folder lists `chunks` (and their views), a pack folder `packs`.
     #[derive(serde::Deserialize)]
     struct Manifest {
+        #[serde(default)]
         chunks: Vec<Listed>,
+        #[serde(default)]
+        packs: Vec<ListedPack>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ListedPack {
+        file: String,
     }
     #[derive(serde::Deserialize)]
     struct Listed {
@@ -266,13 +274,17 @@ fn unlisted(dir: &Path) -> Option<String> {
     let Ok(manifest) = serde_json::from_slice::<Manifest>(&bytes) else {
         return Some("a manifest.json that does not parse".to_owned());
     };
-    let listed: std::collections::HashSet<String> =
-        manifest.chunks.into_iter().flat_map(|c| std::iter::once(c.file).chain(c.view)).collect();
+    let listed: std::collections::HashSet<String> = manifest
+        .chunks
+        .into_iter()
+        .flat_map(|c| std::iter::once(c.file).chain(c.view))
+        .chain(manifest.packs.into_iter().map(|p| p.file))
+        .collect();
     for entry in fs::read_dir(dir).ok()?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         match name.as_str() {
             "manifest.json" => {}
-            folder @ ("chunks" | "views") if entry.path().is_dir() => {
+            folder @ ("chunks" | "views" | "packs") if entry.path().is_dir() => {
                 for chunk in fs::read_dir(entry.path()).ok()?.flatten() {
                     let file = format!("{folder}/{}", chunk.file_name().to_string_lossy());
                     if !listed.contains(&file) || !chunk.path().is_file() {

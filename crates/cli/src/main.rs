@@ -13,6 +13,7 @@ mod chunk;
 mod guard;
 mod mcp;
 mod outline;
+mod pack;
 mod printer;
 mod term;
 mod verify;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let res = match cli.command {
         Command::Chunk(args) => chunk::run(&args),
+        Command::Pack(args) => pack::run(&args),
         Command::Outline(args) => outline::run(&args),
         Command::Select(args) => agent::run_select(&args),
         Command::Read(args) => agent::run_read(&args),

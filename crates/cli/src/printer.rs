@@ -303,7 +303,7 @@ impl Printer for Folder {
 }
 
 /// Writes a file that must not exist yet: two outputs can never share a file silently.
-fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
     let _writing = crate::atomic::write_guard()?;
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent)

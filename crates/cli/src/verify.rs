@@ -5,6 +5,11 @@
 //! that walk (never `..`, an absolute path, or anything outside the root, which is not read),
 //! every file with text has records, and each file's records pass `check_chunks` (slices,
 //! tiling, budget, lines, ids).
+//!
+//! Given a folder written by `cleave pack --out`, it checks the packs instead: every pack file
+//! the manifest lists is within the budget (measured whole), every member's body in its pack
+//! file is its file's slice, and the member bodies of each file, in pack order, tile it: every
+//! byte of every input file in exactly one member body, in order.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -20,6 +25,9 @@ use crate::term;
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
+    if args.jsonl.is_dir() {
+        return run_packs(args);
+    }
     let config = args.size.config()?;
     let reader: Box<dyn BufRead> = if args.jsonl == Path::new("-") {
         Box::new(BufReader::new(std::io::stdin()))
@@ -109,6 +117,162 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         walked.entries.iter().filter(|i| i.skip.is_none()).count(),
         problems.len(),
         if n_chunks == 0 { 0.0 } else { crumbs as f64 * 100.0 / n_chunks as f64 }
+    ));
+    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The text view of every walked file, or the reason it has none, in path order.
+type Texts = Vec<(String, Result<String, Skip>)>;
+
+fn texts(args: &VerifyArgs, exclude: Vec<std::path::PathBuf>) -> Result<Texts> {
+    let walked = walk(&args.root, &args.walk.options(1, exclude))
+        .with_context(|| format!("{}", args.root.display()))?;
+    Ok(walked
+        .entries
+        .iter()
+        .filter(|i| i.skip.is_none())
+        .map(|input| {
+            let text = read_input(input, args.walk.max_file_size)
+                .and_then(|b| decode(&input.rel, b))
+                .map(|d| d.text);
+            (input.rel.clone(), text)
+        })
+        .collect())
+}
+
+#[derive(serde::Deserialize)]
+struct PackManifest {
+    packs: Vec<ListedPack>,
+}
+
+#[derive(serde::Deserialize)]
+struct ListedPack {
+    file: String,
+    members: Vec<ListedMember>,
+}
+
+#[derive(serde::Deserialize)]
+struct ListedMember {
+    id: String,
+    path: String,
+    byte_start: usize,
+    byte_end: usize,
+    body_start: usize,
+}
+
+/// `cleave verify DIR`: the checks of the module doc over a pack folder.
+fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
+    let config = args.size.config()?;
+    let dir = &args.jsonl;
+    let manifest_path = dir.join("manifest.json");
+    let bytes = std::fs::read(&manifest_path)
+        .with_context(|| format!("{}: cannot read", manifest_path.display()))?;
+    let manifest: PackManifest = serde_json::from_slice(&bytes)
+        .with_context(|| format!("{}: not a pack manifest", manifest_path.display()))?;
+    let mut problems = Vec::new();
+    // Per input path: (byte_start, byte_end, pack file, body offset), in pack order.
+    let mut members: BTreeMap<String, Vec<(usize, usize, usize, usize)>> = BTreeMap::new();
+    let mut packs = Vec::with_capacity(manifest.packs.len());
+    let mut ids = std::collections::HashSet::new();
+    let mut over = 0;
+    for (k, p) in manifest.packs.iter().enumerate() {
+        let rel = Path::new(&p.file);
+        let safe = rel.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        let text = if safe { std::fs::read_to_string(dir.join(rel)).ok() } else { None };
+        let Some(text) = text else {
+            problems
+                .push(format!("{}: pack file missing, unreadable or outside the folder", p.file));
+            packs.push(String::new());
+            continue;
+        };
+        let size = config.sizer().size(&text);
+        if size > config.budget() {
+            over += 1;
+            problems.push(format!(
+                "{}: {size} units, over the budget of {}",
+                p.file,
+                config.budget()
+            ));
+        }
+        for m in &p.members {
+            if !ids.insert(m.id.as_str()) {
+                problems.push(format!("{}: member id {} repeats", p.file, m.id));
+            }
+            members.entry(m.path.clone()).or_default().push((
+                m.byte_start,
+                m.byte_end,
+                k,
+                m.body_start,
+            ));
+        }
+        packs.push(text);
+    }
+    let exclude = std::fs::canonicalize(dir).into_iter().collect();
+    let texts = texts(args, exclude)?;
+    let n_files = texts.len();
+    let (mut n_bytes, mut n_members) = (0usize, 0usize);
+    for (rel, text) in texts {
+        let listed = members.remove(&rel);
+        let text = match text {
+            Ok(text) => text,
+            Err(
+                Skip::Empty
+                | Skip::TooLarge { .. }
+                | Skip::Binary
+                | Skip::NotUtf8 { .. }
+                | Skip::BadUtf16 { .. }
+                | Skip::Utf16NoBom,
+            ) if listed.is_none() => {
+                continue;
+            }
+            Err(skip) => {
+                problems.push(format!("{rel}: cannot check: {skip}"));
+                continue;
+            }
+        };
+        let Some(listed) = listed else {
+            problems.push(format!("{rel}: in no pack ({} bytes of text)", text.len()));
+            continue;
+        };
+        n_members += listed.len();
+        n_bytes += text.len();
+        let mut at = 0;
+        for (start, end, k, body) in listed {
+            if start != at {
+                problems.push(format!(
+                    "{rel}: member {start}..{end} does not start where the one before ended ({at})"
+                ));
+            }
+            let want = text.get(start..end);
+            let got = packs[k].get(body..body + end.saturating_sub(start));
+            if want.is_none() || want != got {
+                problems.push(format!(
+                    "{rel}: member {start}..{end} in {} is not the file's slice",
+                    manifest.packs[k].file
+                ));
+            }
+            at = end.max(at);
+        }
+        if at != text.len() {
+            problems.push(format!("{rel}: members end at byte {at} of {}", text.len()));
+        }
+    }
+    for path in members.keys() {
+        problems.push(format!(
+            "{path}: not a file of the walk under {} (not read)",
+            args.root.display()
+        ));
+    }
+    let mut out = String::new();
+    for p in &problems {
+        out.push_str(p);
+        out.push('\n');
+    }
+    term::stdout(out.as_bytes())?;
+    term::note(format_args!(
+        "cleave verify: {n_files} files, {n_members} members in {} packs ({over} over the budget), {n_bytes} bytes: {} violations",
+        manifest.packs.len(),
+        problems.len(),
     ));
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

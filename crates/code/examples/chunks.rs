@@ -7,7 +7,7 @@ fn main() {
     let path = args.next().expect("usage: chunks FILE [BUDGET]");
     let budget: usize = args.next().map_or(2000, |b| b.parse().expect("a number"));
     let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
-    let language = cleave_code::language_for_path(&path).expect("a known extension");
+    let language = cleave_code::language_for_file(&path, &text).expect("a known extension");
     let tree = cleave_code::atomize_code(language, &text, &mut cleave_code::ParseContext::new());
     let source = Source::new(&path, &text);
     let config = ChunkConfig::new(budget, Unit::Chars).expect("a valid budget");

@@ -3,10 +3,11 @@
 fn main() {
     let path = std::env::args().nth(1).expect("usage: dump FILE");
     let text = std::fs::read_to_string(&path).expect("readable UTF-8 file");
-    let language = cleave_code::language_for_path(&path).expect("a known extension");
+    let language = cleave_code::language_for_file(&path, &text).expect("a known extension");
     if std::env::var_os("CLEAVE_SEXP").is_some() {
         let mut parser = tree_sitter::Parser::new();
-        parser.set_language(&language.tree_sitter_language()).expect("a compatible grammar");
+        let grammar = language.tree_sitter_language().expect("a grammar in this build");
+        parser.set_language(&grammar).expect("a compatible grammar");
         let syntax = parser.parse(&text, None).expect("a syntax tree");
         println!("{}", syntax.root_node().to_sexp());
     }

@@ -9,6 +9,7 @@ use tree_sitter::{Node, StreamingIterator, Tree, TreeCursor};
 use crate::capture::{ItemKind, Role};
 use crate::config::{LanguageConfig, Start};
 use crate::context::ParseContext;
+use crate::context::ts_range;
 use crate::idmap::IdMap;
 use crate::registry::Language;
 
@@ -406,7 +407,7 @@ impl<'a, 't> Builder<'a, 't> {
     ) {
         let kids = self.children_of(parent);
         for (idx, &node) in kids.iter().enumerate() {
-            let (s, e) = (node.start_byte(), node.end_byte());
+            let (s, e) = (node.start_byte(), self.content_end(node));
             if s < acc.prev_end || e > within.end || s >= e {
                 continue;
             }
@@ -521,6 +522,23 @@ impl<'a, 't> Builder<'a, 't> {
                 _ => {}
             }
         }
+    }
+
+    /// Where a node's text ends, without the blank lines and indentation that some grammars
+    /// take into a node (tree-sitter-scala's indented blocks end where the next item starts):
+    /// an entry ends on its own last line, so the next one starts at a line start.
+    fn content_end(&self, node: Node<'t>) -> usize {
+        let (s, e) = (node.start_byte(), node.end_byte());
+        let mut i = e;
+        while i > s && self.bytes[i - 1].is_ascii_whitespace() {
+            i -= 1;
+        }
+        // A single line end (a line comment's own newline) is the node's; a blank line or
+        // the next line's indentation is not.
+        let tail = &self.bytes[i..e];
+        let newlines = tail.iter().filter(|&&b| b == b'\n').count();
+        let indented = tail.last().is_some_and(|&b| b == b' ' || b == b'\t');
+        if i > s && (newlines >= 2 || newlines == 1 && indented) { i } else { e }
     }
 
     fn at_line_start(&self, pos: usize) -> bool {
@@ -732,15 +750,25 @@ impl<'a, 't> Builder<'a, 't> {
             return self.recover(range, ctx);
         }
         let children = self.entries(node, range.clone(), Level::Item, depth + 1, ctx);
+        let out = self.recover_gaps(children, ctx);
+        Atom::new(AtomKind::Block, range).with_children(out)
+    }
+
+    /// The text an error region swallowed between the items tree-sitter still recognised in
+    /// it (kotlin-ng gives up on the rest of a file after one stray bracket) is parsed again
+    /// where it is large or holds a blank line, as [`Self::recover`] does, so that the items after a bad line are
+    /// atoms again.
+    fn recover_gaps(&mut self, children: Vec<Atom>, ctx: &mut ParseContext) -> Vec<Atom> {
         let mut out = Vec::with_capacity(children.len());
         for child in children {
-            if child.kind == AtomKind::Gap && child.range.len() >= OPEN_MIN {
-                out.push(self.lines(child.range.clone()).with_boundary(child.boundary));
+            let bytes = &self.bytes[child.range.clone()];
+            if child.kind == AtomKind::Gap && (bytes.len() >= OPEN_MIN || has_blank_line(bytes)) {
+                out.push(self.recover(child.range.clone(), ctx).with_boundary(child.boundary));
             } else {
                 out.push(child);
             }
         }
-        Atom::new(AtomKind::Block, range).with_children(out)
+        out
     }
 
     /// An error region with no items in it: tree-sitter may have swallowed good code after the
@@ -933,7 +961,9 @@ impl<'a, 't> Builder<'a, 't> {
         range: Range<usize>,
         ctx: &mut ParseContext,
     ) -> Vec<Atom> {
-        self.entries(root, range, Level::Item, 0, ctx)
+        let children = self.entries(root, range, Level::Item, 0, ctx);
+        // A file whose root is itself an error region: the same recovery as one below it.
+        if root.is_error() { self.recover_gaps(children, ctx) } else { children }
     }
 
     /// For a run of members parsed between its top-level item's head and tail (see
@@ -1038,44 +1068,6 @@ fn expand_tree(
     (!children.is_empty()).then_some(children)
 }
 
-/// The tree-sitter ranges of ascending, disjoint `ranges`, rows counted in one pass.
-pub(crate) fn ts_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
-    let bytes = text.as_bytes();
-    let (mut at, mut row, mut line_start) = (0, 0, 0);
-    let mut point = |to: usize| {
-        for i in memchr::memchr_iter(b'\n', &bytes[at..to]) {
-            row += 1;
-            line_start = at + i + 1;
-        }
-        at = to;
-        tree_sitter::Point { row, column: to - line_start }
-    };
-    ranges
-        .iter()
-        .map(|r| {
-            let start_point = point(r.start);
-            let end_point = point(r.end);
-            tree_sitter::Range { start_byte: r.start, end_byte: r.end, start_point, end_point }
-        })
-        .collect()
-}
-
-/// The tree-sitter range of `range`, with rows and columns counted in `text`.
-pub(crate) fn ts_range(text: &str, range: Range<usize>) -> tree_sitter::Range {
-    let point = |at: usize| {
-        let before = &text.as_bytes()[..at];
-        let row = before.iter().filter(|&&b| b == b'\n').count();
-        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        tree_sitter::Point { row, column }
-    };
-    tree_sitter::Range {
-        start_byte: range.start,
-        end_byte: range.end,
-        start_point: point(range.start),
-        end_point: point(range.end),
-    }
-}
-
 /// Bytes under outermost ERROR nodes (MISSING nodes are empty). Iterative: error trees can be
 /// deep.
 pub(crate) fn error_bytes(root: Node<'_>) -> usize {
@@ -1140,11 +1132,36 @@ fn has_blank_line(bytes: &[u8]) -> bool {
     false
 }
 
-/// A name without generics, pointers or quotes: `Wrapper<T>` → `Wrapper`, `*Server` → `Server`.
+/// A name without generics, pointers or quotes: `Wrapper<T>` → `Wrapper`, `*Server` → `Server`,
+/// and C++'s `Cache<V>::put` → `Cache::put`: a `<…>` group is dropped and the name goes on
+/// only where `::` follows it; elsewhere the name ends at the group, as it always did.
 fn clean_name(text: &str) -> String {
     let text = text.trim().trim_start_matches(['*', '&']);
-    let end = text.find(['<', '[', '(', '\n']).unwrap_or(text.len());
-    let name = text[..end].trim().trim_matches(['"', '\'', '`']);
+    let end = text.find(['[', '(', '\n']).unwrap_or(text.len());
+    let text = &text[..end];
+    let mut name = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        name.push_str(&rest[..open]);
+        let mut depth = 0usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(open + i)
+        });
+        match close.map(|c| &rest[c + 1..]) {
+            Some(after) if after.starts_with("::") => rest = after,
+            _ => {
+                rest = "";
+                break;
+            }
+        }
+    }
+    name.push_str(rest);
+    let name = name.trim().trim_matches(['"', '\'', '`']);
     fold(name, MAX_LABEL)
 }
 
@@ -1179,6 +1196,10 @@ mod tests {
         assert_eq!(clean_name("*Server"), "Server");
         assert_eq!(clean_name("List[T]"), "List");
         assert_eq!(clean_name("\"my-module\""), "my-module");
+        assert_eq!(clean_name("Cache<std::map<K, V>>::put"), "Cache::put");
+        assert_eq!(clean_name("operator<"), "operator");
+        assert_eq!(clean_name("operator->"), "operator->");
+        assert_eq!(clean_name("dyn Erased<'a> + 'a"), "dyn Erased");
     }
 
     #[test]

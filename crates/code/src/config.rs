@@ -23,6 +23,12 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+impl LoadError {
+    pub(crate) fn new(language: &str, message: String) -> Self {
+        Self { language: language.to_owned(), message }
+    }
+}
+
 /// A language's compiled query and capture roles: built once, shared by every thread.
 #[derive(Debug)]
 pub struct LanguageConfig {

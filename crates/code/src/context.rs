@@ -1,5 +1,8 @@
 //! `ParseContext`: the per-thread parser and query cursor (tags' split between a compiled
-//! `LanguageConfig`, shared, and the parsing state, one per worker thread).
+//! `LanguageConfig`, shared, and the parsing state, one per worker thread), and the
+//! tree-sitter ranges of parts of a text that partial parses take.
+
+use std::ops::Range;
 
 use tree_sitter::{Parser, QueryCursor, Tree};
 
@@ -37,7 +40,8 @@ impl ParseContext {
         if self.current == Some(language.name) {
             return true;
         }
-        let ok = self.parser.set_language(&language.tree_sitter_language()).is_ok();
+        let Some(grammar) = language.tree_sitter_language() else { return false };
+        let ok = self.parser.set_language(&grammar).is_ok();
         self.current = ok.then_some(language.name);
         ok
     }
@@ -58,7 +62,19 @@ impl ParseContext {
         text: &str,
         ranges: &[tree_sitter::Range],
     ) -> Option<Tree> {
-        if !self.set_language(language) || self.parser.set_included_ranges(ranges).is_err() {
+        if !self.set_language(language) {
+            return None;
+        }
+        // A part of a file whose grammar starts outside code (PHP's HTML) is parsed after the
+        // file's first opening tag, as the whole parse reads it.
+        let with_prelude = prelude_range(language, text, ranges).map(|p| {
+            let mut all = Vec::with_capacity(ranges.len() + 1);
+            all.push(p);
+            all.extend_from_slice(ranges);
+            all
+        });
+        let ranges = with_prelude.as_deref().unwrap_or(ranges);
+        if self.parser.set_included_ranges(ranges).is_err() {
             return None;
         }
         self.parser.reset();
@@ -66,5 +82,60 @@ impl ParseContext {
         // An empty list means the whole document again; it cannot fail.
         let _ = self.parser.set_included_ranges(&[]);
         tree
+    }
+}
+
+/// The range of `language`'s prelude (the first `<?php` of the file and the white space byte
+/// after it) when it ends before the first of `ranges`.
+fn prelude_range(
+    language: &Language,
+    text: &str,
+    ranges: &[tree_sitter::Range],
+) -> Option<tree_sitter::Range> {
+    let prelude = language.prelude?;
+    let first = ranges.first()?;
+    let start = text.get(..first.start_byte)?.find(prelude)?;
+    let mut end = start + prelude.len();
+    if text.as_bytes().get(end).is_some_and(u8::is_ascii_whitespace) {
+        end += 1;
+    }
+    (end <= first.start_byte).then(|| ts_range(text, start..end))
+}
+
+/// The tree-sitter ranges of ascending, disjoint `ranges`, rows counted in one pass.
+pub(crate) fn ts_ranges(text: &str, ranges: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+    let bytes = text.as_bytes();
+    let (mut at, mut row, mut line_start) = (0, 0, 0);
+    let mut point = |to: usize| {
+        for i in memchr::memchr_iter(b'\n', &bytes[at..to]) {
+            row += 1;
+            line_start = at + i + 1;
+        }
+        at = to;
+        tree_sitter::Point { row, column: to - line_start }
+    };
+    ranges
+        .iter()
+        .map(|r| {
+            let start_point = point(r.start);
+            let end_point = point(r.end);
+            tree_sitter::Range { start_byte: r.start, end_byte: r.end, start_point, end_point }
+        })
+        .collect()
+}
+
+/// The tree-sitter range of `range`, with rows and columns counted in `text`.
+pub(crate) fn ts_range(text: &str, range: Range<usize>) -> tree_sitter::Range {
+    let point = |at: usize| {
+        let before = &text.as_bytes()[..at];
+        let row = before.iter().filter(|&&b| b == b'\n').count();
+        let column = at - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        tree_sitter::Point { row, column }
+    };
+    tree_sitter::Range {
+        start_byte: range.start,
+        end_byte: range.end,
+        start_point: point(range.start),
+        end_point: point(range.end),
     }
 }

@@ -42,7 +42,8 @@ pub use context::ParseContext;
 pub use dump::dump_atoms;
 pub use pieces::PIECE_BYTES;
 pub use registry::{
-    Language, language_by_name, language_for_path, language_for_shebang, languages,
+    Language, MissingGrammar, language_by_name, language_for_file, language_for_path,
+    language_for_shebang, languages,
 };
 pub use sections::{
     SECTION_BYTES, atomize_code_in_pieces, atomize_code_in_sections, member_run_count, parse_only,

@@ -39,6 +39,12 @@ pub(crate) const C_LIKE: Lexis =
 /// JavaScript and TypeScript: `'` quotes strings, templates span lines, regex literals.
 pub(crate) const ECMA: Lexis =
     Lexis { hash_comments: false, char_quote: false, backtick: true, regex: true, triple: false };
+/// PHP: `//` and `/* */` comments, `'` quotes strings.
+pub(crate) const PHP: Lexis =
+    Lexis { hash_comments: false, char_quote: false, backtick: true, regex: false, triple: false };
+/// Shell, Ruby, Perl: `#` comments, `'` quotes strings, backticks run commands.
+pub(crate) const SCRIPT: Lexis =
+    Lexis { hash_comments: true, char_quote: false, backtick: true, regex: false, triple: false };
 /// Python: `#` comments, triple-quoted strings.
 pub(crate) const PYTHON: Lexis =
     Lexis { hash_comments: true, char_quote: false, backtick: false, regex: false, triple: true };

@@ -1,30 +1,72 @@
-//! The language registry: one sorted row per language (name, grammar, extensions, comment
-//! token, symbol separator, query file, lexical facts), and the lookups by name, path and
-//! shebang. A language's compiled configuration is built on first use and shared.
+//! The language registry: one sorted row per language (name, extensions, interpreters named
+//! by shebangs, comment syntax, symbol separator, grammar and query file, lexical facts), and
+//! the lookups by name, path and shebang. A language's compiled configuration is built on
+//! first use and shared.
+//!
+//! A row without a grammar still names its files: they are chunked as text in blocks, as
+//! code, with headers in their own comment syntax. A grammar behind a cargo feature that the
+//! build left out says which feature would add it.
 
 use std::sync::OnceLock;
 
+use cleave_core::CommentStyle;
 use tree_sitter_language::LanguageFn;
 
 use crate::config::{self, LanguageConfig, LoadError};
 use crate::pieces::{self, Lexis};
 
-/// A language cleave parses: one row of the registry.
+/// A language cleave knows: one row of the registry.
 pub struct Language {
-    /// Name as it appears in records: `rust`, `python`, `typescript`, `tsx`, …
+    /// Name as it appears in records: `rust`, `python`, `typescript`, `tsx`, `cpp`, …
     pub name: &'static str,
     /// File extensions without the dot.
     pub extensions: &'static [&'static str],
-    /// Line comment token used for headers.
+    /// Programs that a shebang line names for this language (`bash`, `ruby`, `python`; a
+    /// version suffix such as `python3.12` is dropped before the lookup).
+    pub interpreters: &'static [&'static str],
+    /// Comment token used for headers: a line comment (`//`, `#`, `--`), or the opening of a
+    /// block comment (`/*`, `<!--`) when [`Language::comment_end`] is not empty.
     pub comment: &'static str,
+    /// The closing of a block comment (`*/`, `-->`); empty for line comments.
+    pub comment_end: &'static str,
     /// Separator of qualified symbol names: `::` in Rust, `.` elsewhere.
     pub separator: &'static str,
-    grammar: LanguageFn,
+    /// Text that puts the grammar in code mode when a file does not start in it (`<?php`):
+    /// a part of a file parsed on its own (a piece of a huge file, a macro body) is parsed
+    /// after the file's first occurrence of it.
+    pub prelude: Option<&'static str>,
+    /// Whether files over `SECTION_BYTES` may be parsed in sections cut at blank lines
+    /// between top-level items. Not where a blank line may be inside HTML (PHP), where an
+    /// indented block's end depends on what follows it (Scala 3), nor where the grammar reads
+    /// stray text over blank lines without an error (kotlin-ng: `r#"` … `//`, found by the
+    /// sections property test): those are parsed whole up to the piece length.
+    pub sectioned: bool,
+    /// Extensions of an earlier row that this language claims for files where a line starts
+    /// with one of [`Language::markers`] (`.h` is C, but C++ with `class ` or `namespace `).
+    pub shared_extensions: &'static [&'static str],
+    /// Line starts that tell this language from the row that owns a shared extension,
+    /// looked for in the first 16 KiB of a file.
+    pub markers: &'static [&'static str],
+    /// The cargo feature of `cleave-code` that builds this language's grammar in, if any.
+    pub feature: Option<&'static str>,
+    grammar: Grammar,
     /// The language's `atoms.scm`, before `; inherits:` lines are resolved.
     pub(crate) queries: &'static str,
     /// Its strings and comments, as the cuts of minified code need them.
     pub(crate) lexis: Lexis,
     config: OnceLock<Result<LanguageConfig, LoadError>>,
+}
+
+/// Whether a row's grammar is in this build.
+#[derive(Clone, Copy)]
+enum Grammar {
+    /// Built in: files are parsed.
+    Built(LanguageFn),
+    /// Left out of this build by its cargo feature (named in the row).
+    #[allow(dead_code)] // reason: built only where a group is off (and in a test)
+    Off,
+    /// No grammar: files are chunked as text.
+    None,
 }
 
 macro_rules! grammar_file {
@@ -33,85 +75,235 @@ macro_rules! grammar_file {
     };
 }
 
-/// One registry row.
-const fn row(
-    name: &'static str,
-    grammar: LanguageFn,
-    extensions: &'static [&'static str],
-    comment: &'static str,
-    separator: &'static str,
-    queries: &'static str,
-    lexis: Lexis,
-) -> Language {
+/// A grammar behind a feature group: `(feature, Grammar)`, the grammar `Off` in a build
+/// without the feature (its crate is then not even named).
+macro_rules! grammar {
+    ($feature:tt, $grammar:expr) => {{
+        #[cfg(feature = $feature)]
+        let grammar = Grammar::Built($grammar);
+        #[cfg(not(feature = $feature))]
+        let grammar = Grammar::Off;
+        (Some($feature), grammar)
+    }};
+}
+
+/// A row without a grammar, with `//` comments and `.` separators; the `with_*` steps below
+/// change what differs.
+const fn lang(name: &'static str, extensions: &'static [&'static str]) -> Language {
     Language {
         name,
         extensions,
-        comment,
-        separator,
-        grammar,
-        queries,
-        lexis,
+        interpreters: &[],
+        comment: "//",
+        comment_end: "",
+        separator: ".",
+        prelude: None,
+        sectioned: true,
+        shared_extensions: &[],
+        markers: &[],
+        feature: None,
+        grammar: Grammar::None,
+        queries: "",
+        lexis: pieces::C_LIKE,
         config: OnceLock::new(),
     }
 }
 
-/// The registry, sorted by name (a test checks it).
-static LANGUAGES: [Language; 7] = [
-    row("go", tree_sitter_go::LANGUAGE, &["go"], "//", ".", grammar_file!("go"), pieces::C_LIKE),
-    row(
-        "java",
-        tree_sitter_java::LANGUAGE,
-        &["java"],
-        "//",
-        ".",
+impl Language {
+    /// The grammar that parses the language: `(feature, grammar)` from `grammar!`, or
+    /// `(None, Grammar::Built(…))` for the languages every build has.
+    const fn with_grammar(
+        mut self,
+        (feature, grammar): (Option<&'static str>, Grammar),
+        queries: &'static str,
+        lexis: Lexis,
+    ) -> Self {
+        self.feature = feature;
+        self.grammar = grammar;
+        self.queries = queries;
+        self.lexis = lexis;
+        self
+    }
+
+    /// A line comment token other than `//`.
+    const fn with_comment(mut self, token: &'static str) -> Self {
+        self.comment = token;
+        self
+    }
+
+    /// Block comments (`/*` … `*/`, `<!--` … `-->`) for headers.
+    const fn with_block_comment(mut self, open: &'static str, close: &'static str) -> Self {
+        self.comment = open;
+        self.comment_end = close;
+        self
+    }
+
+    /// Programs a shebang line names.
+    const fn with_interpreters(mut self, interpreters: &'static [&'static str]) -> Self {
+        self.interpreters = interpreters;
+        self
+    }
+
+    /// Extensions of an earlier row this language claims for files with a line starting with
+    /// one of `markers`.
+    const fn with_shared_extensions(
+        mut self,
+        extensions: &'static [&'static str],
+        markers: &'static [&'static str],
+    ) -> Self {
+        self.shared_extensions = extensions;
+        self.markers = markers;
+        self
+    }
+
+    /// Files parsed whole up to the piece length, never in sections.
+    const fn with_whole_parse(mut self) -> Self {
+        self.sectioned = false;
+        self
+    }
+
+    /// Text that opens code mode (`<?php`), for parses of parts of a file.
+    const fn with_prelude(mut self, prelude: &'static str) -> Self {
+        self.prelude = Some(prelude);
+        self
+    }
+
+    /// A separator of qualified names other than `.`.
+    const fn with_separator(mut self, separator: &'static str) -> Self {
+        self.separator = separator;
+        self
+    }
+}
+
+/// A grammar every build has.
+const fn always(grammar: LanguageFn) -> (Option<&'static str>, Grammar) {
+    (None, Grammar::Built(grammar))
+}
+
+/// The registry, sorted by name (a test checks it). The first row that claims an extension
+/// wins (`.h` is C).
+static LANGUAGES: [Language; 23] = [
+    lang("bash", &["sh", "bash", "zsh", "ksh"])
+        .with_grammar(
+            grammar!("lang-shell", tree_sitter_bash::LANGUAGE),
+            grammar_file!("bash"),
+            pieces::SCRIPT,
+        )
+        .with_comment("#")
+        .with_interpreters(&["ash", "bash", "dash", "ksh", "sh", "zsh"]),
+    lang("c", &["c", "h"]).with_grammar(
+        grammar!("lang-c", tree_sitter_c::LANGUAGE),
+        grammar_file!("c"),
+        pieces::C_LIKE,
+    ),
+    lang("cpp", &["cpp", "cc", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "inl", "tpp"])
+        .with_grammar(
+            grammar!("lang-c", tree_sitter_cpp::LANGUAGE),
+            grammar_file!("cpp"),
+            pieces::C_LIKE,
+        )
+        .with_separator("::")
+        .with_shared_extensions(
+            &["h"],
+            &[
+                "class ",
+                "namespace ",
+                "template <",
+                "template<",
+                "public:",
+                "private:",
+                "protected:",
+                "using namespace ",
+                "#include <iostream>",
+                "#include <string>",
+                "#include <vector>",
+                "#include <memory>",
+            ],
+        ),
+    lang("csharp", &["cs", "csx"]).with_grammar(
+        grammar!("lang-dotnet", tree_sitter_c_sharp::LANGUAGE),
+        grammar_file!("csharp"),
+        pieces::C_LIKE,
+    ),
+    lang("css", &["css", "scss", "less"]).with_block_comment("/*", "*/"),
+    lang("go", &["go"]).with_grammar(
+        always(tree_sitter_go::LANGUAGE),
+        grammar_file!("go"),
+        pieces::C_LIKE,
+    ),
+    lang("html", &["html", "htm", "xhtml"]).with_block_comment("<!--", "-->"),
+    lang("java", &["java"]).with_grammar(
+        always(tree_sitter_java::LANGUAGE),
         grammar_file!("java"),
         pieces::C_LIKE,
     ),
-    row(
-        "javascript",
-        tree_sitter_javascript::LANGUAGE,
-        &["js", "mjs", "cjs", "jsx"],
-        "//",
-        ".",
-        grammar_file!("javascript"),
-        pieces::ECMA,
-    ),
-    row(
-        "python",
-        tree_sitter_python::LANGUAGE,
-        &["py", "pyi"],
-        "#",
-        ".",
-        grammar_file!("python"),
-        pieces::PYTHON,
-    ),
-    row(
-        "rust",
-        tree_sitter_rust::LANGUAGE,
-        &["rs"],
-        "//",
-        "::",
-        grammar_file!("rust"),
+    lang("javascript", &["js", "mjs", "cjs", "jsx"])
+        .with_grammar(
+            always(tree_sitter_javascript::LANGUAGE),
+            grammar_file!("javascript"),
+            pieces::ECMA,
+        )
+        .with_interpreters(&["node", "nodejs"]),
+    lang("kotlin", &["kt", "kts"])
+        .with_grammar(
+            grammar!("lang-jvm", tree_sitter_kotlin_ng::LANGUAGE),
+            grammar_file!("kotlin"),
+            pieces::C_LIKE,
+        )
+        .with_whole_parse(),
+    lang("lua", &["lua"]).with_comment("--").with_interpreters(&["lua"]),
+    lang("perl", &["pl", "pm"]).with_comment("#").with_interpreters(&["perl"]),
+    lang("php", &["php", "phtml"])
+        .with_grammar(
+            grammar!("lang-php", tree_sitter_php::LANGUAGE_PHP),
+            grammar_file!("php"),
+            pieces::PHP,
+        )
+        .with_interpreters(&["php"])
+        .with_prelude("<?php")
+        .with_whole_parse(),
+    lang("python", &["py", "pyi"])
+        .with_grammar(always(tree_sitter_python::LANGUAGE), grammar_file!("python"), pieces::PYTHON)
+        .with_comment("#")
+        .with_interpreters(&["python"]),
+    lang("ruby", &["rb", "rake", "gemspec", "ru"])
+        .with_grammar(
+            grammar!("lang-ruby", tree_sitter_ruby::LANGUAGE),
+            grammar_file!("ruby"),
+            pieces::SCRIPT,
+        )
+        .with_comment("#")
+        .with_interpreters(&["ruby"]),
+    lang("rust", &["rs"])
+        .with_grammar(always(tree_sitter_rust::LANGUAGE), grammar_file!("rust"), pieces::C_LIKE)
+        .with_separator("::"),
+    lang("scala", &["scala", "sc"])
+        .with_grammar(
+            grammar!("lang-jvm", tree_sitter_scala::LANGUAGE),
+            grammar_file!("scala"),
+            pieces::C_LIKE,
+        )
+        .with_whole_parse(),
+    lang("sql", &["sql"]).with_comment("--"),
+    lang("svelte", &["svelte"]).with_block_comment("<!--", "-->"),
+    lang("swift", &["swift"]).with_grammar(
+        grammar!("lang-swift", tree_sitter_swift::LANGUAGE),
+        grammar_file!("swift"),
         pieces::C_LIKE,
     ),
-    row(
-        "tsx",
-        tree_sitter_typescript::LANGUAGE_TSX,
-        &["tsx"],
-        "//",
-        ".",
+    lang("tsx", &["tsx"]).with_grammar(
+        always(tree_sitter_typescript::LANGUAGE_TSX),
         grammar_file!("tsx"),
         pieces::ECMA,
     ),
-    row(
-        "typescript",
-        tree_sitter_typescript::LANGUAGE_TYPESCRIPT,
-        &["ts", "mts", "cts"],
-        "//",
-        ".",
-        grammar_file!("typescript"),
-        pieces::ECMA,
-    ),
+    lang("typescript", &["ts", "mts", "cts"])
+        .with_grammar(
+            always(tree_sitter_typescript::LANGUAGE_TYPESCRIPT),
+            grammar_file!("typescript"),
+            pieces::ECMA,
+        )
+        .with_interpreters(&["deno", "ts-node", "tsx"]),
+    lang("vue", &["vue"]).with_block_comment("<!--", "-->"),
 ];
 
 /// Query files that languages inherit but that are no language of their own.
@@ -131,25 +323,79 @@ impl std::fmt::Debug for Language {
             .field("name", &self.name)
             .field("extensions", &self.extensions)
             .field("comment", &self.comment)
+            .field("has_grammar", &self.has_grammar())
             .finish_non_exhaustive()
     }
 }
 
 impl Language {
-    /// The tree-sitter grammar.
-    pub fn tree_sitter_language(&self) -> tree_sitter::Language {
-        self.grammar.into()
+    /// The tree-sitter grammar, when this build has one.
+    pub fn tree_sitter_language(&self) -> Option<tree_sitter::Language> {
+        match self.grammar {
+            Grammar::Built(grammar) => Some(grammar.into()),
+            Grammar::Off | Grammar::None => None,
+        }
+    }
+
+    /// Whether files of this language are parsed (else they are chunked as text).
+    pub fn has_grammar(&self) -> bool {
+        matches!(self.grammar, Grammar::Built(_))
+    }
+
+    /// Why files of this language are not parsed in this build, when they are not: the
+    /// grammar's feature was left out, or there is no grammar. The first is a fallback,
+    /// the second how the language is always chunked.
+    pub fn missing_grammar(&self) -> Option<(MissingGrammar, String)> {
+        match (self.grammar, self.feature) {
+            (Grammar::Built(_), _) => None,
+            (Grammar::Off, feature) => Some((
+                MissingGrammar::FeatureOff,
+                format!(
+                    "{} grammar not in this build (cargo feature {} of cleave-code): chunked as text",
+                    self.name,
+                    feature.unwrap_or("?")
+                ),
+            )),
+            (Grammar::None, _) => Some((
+                MissingGrammar::NoGrammar,
+                format!("no {} grammar in cleave yet: chunked as text in blocks", self.name),
+            )),
+        }
+    }
+
+    /// How headers are written so that a chunk still reads as this language.
+    pub fn comment_style(&self) -> CommentStyle {
+        if self.comment_end.is_empty() {
+            CommentStyle::line(self.comment)
+        } else {
+            CommentStyle::block(self.comment, self.comment_end)
+        }
     }
 
     /// The compiled query configuration, built on first use and shared by all threads.
     pub fn config(&self) -> Result<&LanguageConfig, &LoadError> {
         self.config
-            .get_or_init(|| {
-                let source = config::resolve_inherits(self.queries, &query_source);
-                LanguageConfig::new(self.name, self.tree_sitter_language(), &source)
+            .get_or_init(|| match self.tree_sitter_language() {
+                Some(grammar) => {
+                    let source = config::resolve_inherits(self.queries, &query_source);
+                    LanguageConfig::new(self.name, grammar, &source)
+                }
+                None => Err(LoadError::new(
+                    self.name,
+                    self.missing_grammar().map(|m| m.1).unwrap_or_default(),
+                )),
             })
             .as_ref()
     }
+}
+
+/// Why a language's files are not parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingGrammar {
+    /// Its grammar's cargo feature was left out of this build.
+    FeatureOff,
+    /// cleave has no grammar for it.
+    NoGrammar,
 }
 
 /// Every language, sorted by name.
@@ -164,18 +410,34 @@ pub fn language_for_path(path: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.extensions.iter().any(|e| e.eq_ignore_ascii_case(ext)))
 }
 
-/// The language of a script, by its shebang line (`#!/usr/bin/env python3`).
+/// How much of a file is read for the markers of a shared extension.
+const SNIFF_BYTES: usize = 16 << 10;
+
+/// The language of a file, by extension and, where a later row shares the extension (`.h`),
+/// by the first line of the file's first 16 KiB that starts with one of that row's markers.
+pub fn language_for_file(path: &str, text: &str) -> Option<&'static Language> {
+    let owner = language_for_path(path)?;
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let ext = file.rsplit_once('.')?.1;
+    let head = &text[..cleave_core::floor_char_boundary(text, SNIFF_BYTES.min(text.len()))];
+    let claims = |l: &&Language| {
+        l.shared_extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))
+            && head.lines().any(|line| {
+                let line = line.trim_start();
+                l.markers.iter().any(|m| line.starts_with(m))
+            })
+    };
+    Some(LANGUAGES.iter().find(claims).unwrap_or(owner))
+}
+
+/// The language of a script, by its shebang line (`#!/usr/bin/env python3`, `#!/bin/bash`):
+/// the program it names, without a version suffix, among the rows' interpreters.
 pub fn language_for_shebang(first_line: &str) -> Option<&'static Language> {
     let line = first_line.strip_prefix("#!")?;
     let prog = line.split_whitespace().find(|w| !w.ends_with("/env") && !w.starts_with('-'))?;
     let prog = prog.rsplit('/').next()?;
-    let name = match prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
-        "python" => "python",
-        "node" | "nodejs" => "javascript",
-        "deno" | "ts-node" | "tsx" => "typescript",
-        _ => return None,
-    };
-    language_by_name(name)
+    let prog = prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    LANGUAGES.iter().find(|l| l.interpreters.contains(&prog))
 }
 
 /// The language with this name (also used for Markdown fence info strings).
@@ -197,12 +459,90 @@ mod tests {
 
     #[test]
     fn every_language_loads() {
-        let errors: Vec<String> =
-            languages().iter().filter_map(|l| l.config().err()).map(ToString::to_string).collect();
+        let errors: Vec<String> = languages()
+            .iter()
+            .filter(|l| l.has_grammar())
+            .filter_map(|l| l.config().err())
+            .map(ToString::to_string)
+            .collect();
         assert!(errors.is_empty(), "{}", errors.join("\n"));
-        for language in languages() {
+        for language in languages().iter().filter(|l| l.has_grammar()) {
             let config = language.config().expect("loads");
             assert!(config.root_kinds.is_some(), "{}: patterns start anywhere", language.name);
+        }
+    }
+
+    /// With every group on, a row behind a feature has its grammar; a row without a feature
+    /// has none or is always built.
+    #[cfg(feature = "languages")]
+    #[test]
+    fn every_group_builds_its_grammars() {
+        for language in languages() {
+            if language.feature.is_some() {
+                assert!(language.has_grammar(), "{}", language.name);
+            }
+        }
+    }
+
+    #[test]
+    fn extensions_and_interpreters_are_claimed_once() {
+        let mut exts: Vec<String> = languages()
+            .iter()
+            .flat_map(|l| l.extensions.iter().map(|e| e.to_ascii_lowercase()))
+            .collect();
+        let n = exts.len();
+        exts.sort_unstable();
+        exts.dedup();
+        assert_eq!(exts.len(), n, "an extension claimed twice");
+        let mut progs: Vec<&str> =
+            languages().iter().flat_map(|l| l.interpreters).copied().collect();
+        let n = progs.len();
+        progs.sort_unstable();
+        progs.dedup();
+        assert_eq!(progs.len(), n, "an interpreter claimed twice");
+    }
+
+    /// A grammar left out of the build: its files are code in blocks, with headers in the
+    /// language's comments and a fallback that names the feature.
+    #[test]
+    fn a_language_without_its_feature_falls_back_naming_it() {
+        static OFF: Language = lang("example", &["ex"]).with_grammar(
+            (Some("lang-example"), Grammar::Off),
+            "",
+            pieces::C_LIKE,
+        );
+        let text = "int f(void) {\n  return 1;\n}\n\nint g(void);\n";
+        let tree = crate::atomize_code(&OFF, text, &mut crate::ParseContext::new());
+        assert_eq!(tree.language, "example");
+        assert_eq!(tree.content, cleave_core::ContentKind::Code);
+        assert_eq!(tree.comment, CommentStyle::line("//"));
+        assert_eq!(tree.root.range, 0..text.len());
+        let [d] = tree.diagnostics.as_slice() else { panic!("{:?}", tree.diagnostics) };
+        assert_eq!(d.severity, cleave_core::Severity::Fallback);
+        assert!(d.message.contains("cargo feature lang-example"), "{}", d.message);
+        assert!(OFF.config().is_err());
+    }
+
+    /// A language cleave has no grammar for is code too, in blocks, with a note.
+    #[test]
+    fn a_language_without_a_grammar_is_code_in_its_comments() {
+        let css = language_by_name("css").unwrap();
+        assert!(!css.has_grammar());
+        let text = "a {\n  color: red;\n}\n\nb { margin: 0 }\n";
+        let tree = crate::atomize_code(css, text, &mut crate::ParseContext::new());
+        assert_eq!(tree.content, cleave_core::ContentKind::Code);
+        assert_eq!(tree.comment, CommentStyle::block("/*", "*/"));
+        assert_eq!(tree.root.children.len(), 2, "two blank-line blocks");
+        let [d] = tree.diagnostics.as_slice() else { panic!("{:?}", tree.diagnostics) };
+        assert_eq!(d.severity, cleave_core::Severity::Note);
+        for (name, style) in [
+            ("html", CommentStyle::block("<!--", "-->")),
+            ("sql", CommentStyle::line("--")),
+            ("lua", CommentStyle::line("--")),
+            ("ruby", CommentStyle::line("#")),
+            ("c", CommentStyle::line("//")),
+        ] {
+            assert_eq!(language_by_name(name).unwrap().comment_style(), style, "{name}");
         }
     }
 
@@ -210,21 +550,52 @@ mod tests {
     /// tree-sitter query at all, which costs tens of millions of instructions per process.
     #[test]
     fn most_languages_need_no_compiled_query() {
-        for name in ["java", "javascript", "python", "rust", "typescript", "tsx"] {
-            let config = language_by_name(name).unwrap().config().unwrap();
-            assert!(config.query.is_none(), "{name} compiles a query");
-        }
+        let compiled: Vec<&str> = languages()
+            .iter()
+            .filter(|l| l.has_grammar())
+            .filter(|l| l.config().expect("loads").query.is_some())
+            .map(|l| l.name)
+            .collect();
+        assert_eq!(compiled, ["go"], "languages that compile a query");
+    }
+
+    /// `.h` is C, unless a line starts the C++ way.
+    #[test]
+    fn headers_are_cpp_by_their_lines() {
+        let c = "#ifndef LIST_H\n#define LIST_H\nstruct list { int n; };\n#endif\n";
+        assert_eq!(language_for_file("include/list.h", c).unwrap().name, "c");
+        let cpp = "#pragma once\n\nnamespace app {\nclass Widget {\n};\n}\n";
+        assert_eq!(language_for_file("include/widget.h", cpp).unwrap().name, "cpp");
+        // Markers only count at a line start: a comment that names a class does not.
+        let comment = "/* the class of lists */\nstruct list;\n";
+        assert_eq!(language_for_file("list.h", comment).unwrap().name, "c");
+        assert_eq!(language_for_file("a.c", cpp).unwrap().name, "c");
+        assert!(language_for_file("Makefile", cpp).is_none());
     }
 
     #[test]
     fn paths_and_shebangs_find_languages() {
         assert_eq!(language_for_path("src/lib.rs").unwrap().name, "rust");
         assert_eq!(language_for_path("a.b/c.TSX").unwrap().name, "tsx");
+        assert_eq!(language_for_path("include/x.h").unwrap().name, "c");
+        assert_eq!(language_for_path("src/x.cc").unwrap().name, "cpp");
         assert!(language_for_path("Makefile").is_none());
         assert!(language_for_path("dir.rs/Makefile").is_none());
-        assert_eq!(language_for_shebang("#!/usr/bin/env python3").unwrap().name, "python");
-        assert_eq!(language_for_shebang("#!/usr/bin/node").unwrap().name, "javascript");
-        assert!(language_for_shebang("#!/bin/sh").is_none());
+        for (line, name) in [
+            ("#!/usr/bin/env python3", "python"),
+            ("#!/usr/bin/python3.12 -u", "python"),
+            ("#!/usr/bin/node", "javascript"),
+            ("#!/usr/bin/env -S deno run", "typescript"),
+            ("#!/bin/sh", "bash"),
+            ("#!/bin/bash -e", "bash"),
+            ("#!/usr/bin/env ruby", "ruby"),
+            ("#!/usr/bin/env php", "php"),
+            ("#!/usr/bin/perl -w", "perl"),
+        ] {
+            assert_eq!(language_for_shebang(line).map(|l| l.name), Some(name), "{line}");
+        }
+        assert!(language_for_shebang("#!/usr/bin/env awk").is_none());
+        assert!(language_for_shebang("# not a shebang").is_none());
     }
 }
 
@@ -245,7 +616,7 @@ mod plain_patterns {
         for language in languages() {
             let Ok(dir) = std::fs::read_dir(root.join(language.name)) else { continue };
             let source = config::resolve_inherits(language.queries, &query_source);
-            let grammar = language.tree_sitter_language();
+            let Some(grammar) = language.tree_sitter_language() else { continue };
             let ranges = crate::pattern::split(&source).expect("patterns split");
             let cfg = language.config().expect("loads");
             let mut parser = tree_sitter::Parser::new();

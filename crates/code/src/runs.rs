@@ -7,9 +7,9 @@ use std::ops::Range;
 use cleave_core::{Atom, AtomKind};
 use tree_sitter::Tree;
 
-use crate::builder::{self, Builder};
+use crate::builder::Builder;
 use crate::config::LanguageConfig;
-use crate::context::ParseContext;
+use crate::context::{self, ParseContext};
 use crate::registry::Language;
 
 /// How a section that holds one large top-level item (a class, a module) is parsed in runs of
@@ -43,7 +43,7 @@ impl MemberRuns {
             self.members.end..section.end,
         ];
         let parts: Vec<Range<usize>> = parts.into_iter().filter(|r| !r.is_empty()).collect();
-        ctx.parse_ranges(language, text, &builder::ts_ranges(text, &parts))
+        ctx.parse_ranges(language, text, &context::ts_ranges(text, &parts))
     }
 }
 

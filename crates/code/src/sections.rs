@@ -5,13 +5,13 @@
 
 use std::ops::Range;
 
-use cleave_core::{Atom, AtomKind, AtomTree, CommentStyle, ContentKind, Diagnostic, Severity};
+use cleave_core::{Atom, AtomKind, AtomTree, ContentKind, Diagnostic, Severity};
 
 use crate::builder::{self, Builder};
-use crate::context::ParseContext;
+use crate::context::{self, ParseContext};
 use crate::imports::context_lines;
 use crate::pieces::{self, PIECE_BYTES};
-use crate::registry::{Language, language_by_name};
+use crate::registry::{Language, MissingGrammar, language_by_name};
 use crate::runs::{atomize_runs, member_runs};
 
 /// Files longer than this are parsed in sections of about this length, cut between top-level
@@ -57,13 +57,23 @@ pub fn atomize_code_in_pieces(
         return tree;
     }
     let root_atom = || Atom::new(AtomKind::Block, 0..text.len());
-    let fallback = |message: String| {
+    let blocks = |severity: Severity, message: String| {
         let mut tree = cleave_core::atomize_blocks(text, language.name, ContentKind::Code);
-        tree.comment = CommentStyle::line(language.comment);
+        tree.comment = language.comment_style();
         tree.separator = language.separator;
-        tree.diagnostics.push(Diagnostic::new(Severity::Fallback, message));
+        tree.diagnostics.push(Diagnostic::new(severity, message));
         tree
     };
+    let fallback = |message: String| blocks(Severity::Fallback, message);
+    // A language without a grammar in this build is still code, in blocks: a fallback when
+    // the build left its feature out, a note when cleave has no grammar for it.
+    if let Some((missing, message)) = language.missing_grammar() {
+        let severity = match missing {
+            MissingGrammar::FeatureOff => Severity::Fallback,
+            MissingGrammar::NoGrammar => Severity::Note,
+        };
+        return blocks(severity, message);
+    }
     let Some(language) = language_by_name(language.name) else {
         return fallback(format!("{} is not a registered language", language.name));
     };
@@ -71,8 +81,12 @@ pub fn atomize_code_in_pieces(
         Ok(config) => config,
         Err(e) => return fallback(e.to_string()),
     };
+    // Where a blank line may be inside HTML (PHP), or a block's end depends on what follows
+    // it (Scala 3), files are parsed whole up to the piece length.
+    let section_bytes =
+        if language.sectioned { section_bytes } else { section_bytes.max(piece_bytes) };
     let mut tree = AtomTree::new(language.name, ContentKind::Code, root_atom());
-    tree.comment = CommentStyle::line(language.comment);
+    tree.comment = language.comment_style();
     tree.separator = language.separator;
     if text.is_empty() {
         return tree;
@@ -81,6 +95,8 @@ pub fn atomize_code_in_pieces(
     let mut cuts = section_starts(text.as_bytes(), section_bytes);
     let mut children: Vec<Atom> = Vec::new();
     let mut imports = Vec::new();
+    // The exact ranges of the top-level imports of every section, for `AtomTree::imports`.
+    let mut import_ranges: Vec<Range<usize>> = Vec::new();
     let mut errors = 0;
     // Where the last section ended with an import atom: the whole parse merges it with
     // imports that follow across blank lines, and so does the next section.
@@ -116,6 +132,7 @@ pub fn atomize_code_in_pieces(
         };
         if let Some((atoms, walked_imports, top_imports)) = nested {
             add_section(&mut children, atoms, import_end, &top_imports, text);
+            import_ranges.extend_from_slice(&top_imports);
             import_end = top_imports.last().map(|r| r.end);
             imports = walked_imports;
             k += 1;
@@ -126,7 +143,7 @@ pub fn atomize_code_in_pieces(
             // parse errors are expected where a cut falls inside a bracket, and stay local.
             let ranges = pieces::pieces(text, start..end, piece_bytes, language.lexis);
             pieced = (pieced.0 + (end - start), pieced.1 + ranges.len());
-            for (range, ts) in ranges.iter().zip(builder::ts_ranges(text, &ranges)) {
+            for (range, ts) in ranges.iter().zip(context::ts_ranges(text, &ranges)) {
                 let Some(syntax) = ctx.parse_ranges(language, text, &[ts]) else {
                     ctx.fallback_bytes += range.len();
                     let lines = cleave_core::blocks(text, range.clone());
@@ -139,6 +156,7 @@ pub fn atomize_code_in_pieces(
                 builder.imports = std::mem::take(&mut imports);
                 let atoms = builder.root(root, range.clone(), ctx);
                 add_section(&mut children, atoms, import_end, &builder.top_imports, text);
+                import_ranges.extend_from_slice(&builder.top_imports);
                 import_end = builder.top_imports.last().map(|r| r.end);
                 imports = builder.imports;
                 errors += builder::error_bytes(root);
@@ -149,7 +167,7 @@ pub fn atomize_code_in_pieces(
         let syntax = if start == 0 && last {
             ctx.parse(language, text)
         } else {
-            ctx.parse_ranges(language, text, &[builder::ts_range(text, start..end)])
+            ctx.parse_ranges(language, text, &[context::ts_range(text, start..end)])
         };
         let Some(syntax) = syntax else {
             return fallback(format!("the {} parser gave up on this file", language.name));
@@ -167,6 +185,7 @@ pub fn atomize_code_in_pieces(
             if let (Some(atom), Some(end)) = (children.last_mut(), last_end) {
                 atom.range.end = end;
             }
+            import_ranges.retain(|r| r.start < cuts[back]);
             cuts.truncate(back + 1);
             trusted = false;
             k = back;
@@ -176,12 +195,14 @@ pub fn atomize_code_in_pieces(
         builder.imports = std::mem::take(&mut imports);
         let atoms = builder.root(root, start..end, ctx);
         add_section(&mut children, atoms, import_end, &builder.top_imports, text);
+        import_ranges.extend_from_slice(&builder.top_imports);
         import_end = builder.top_imports.last().map(|r| r.end);
         imports = builder.imports;
         errors += builder::error_bytes(root);
         k += 1;
     }
     tree.context = context_lines(&imports);
+    tree.imports = import_ranges;
     tree.root = root_atom().with_children(children);
     if pieced.1 > 0 {
         tree.diagnostics.push(Diagnostic::new(
@@ -270,12 +291,13 @@ pub fn member_run_count(text: &str, section_bytes: usize) -> usize {
 pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Option<bool> {
     let language = language_by_name(language.name)?;
     let piece_bytes = SECTION_BYTES.max(PIECE_BYTES);
-    let starts = section_starts(text.as_bytes(), SECTION_BYTES);
+    let section_bytes = if language.sectioned { SECTION_BYTES } else { piece_bytes };
+    let starts = section_starts(text.as_bytes(), section_bytes);
     let mut errors = false;
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(text.len());
-        if end - start > SECTION_BYTES
-            && let Some(runs) = member_runs(text.as_bytes(), start..end, SECTION_BYTES)
+        if end - start > section_bytes
+            && let Some(runs) = member_runs(text.as_bytes(), start..end, section_bytes)
         {
             // In runs of the item's members, as atomize_code parses it when no run fails.
             for run in 0..runs.starts.len() {
@@ -287,7 +309,7 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
         if end - start > piece_bytes {
             // In pieces, as atomize_code parses minified or generated code.
             let ranges = pieces::pieces(text, start..end, piece_bytes, language.lexis);
-            for ts in builder::ts_ranges(text, &ranges) {
+            for ts in context::ts_ranges(text, &ranges) {
                 errors |= ctx.parse_ranges(language, text, &[ts])?.root_node().has_error();
             }
             continue;
@@ -295,7 +317,7 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
         let tree = if starts.len() == 1 {
             ctx.parse(language, text)?
         } else {
-            ctx.parse_ranges(language, text, &[builder::ts_range(text, start..end)])?
+            ctx.parse_ranges(language, text, &[context::ts_range(text, start..end)])?
         };
         errors |= tree.root_node().has_error();
     }
@@ -319,11 +341,12 @@ pub fn section_starts(bytes: &[u8], section_bytes: usize) -> Vec<usize> {
         bytes[from..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| from + i + 1)
     };
     // A closing bracket, or an indented line that is no comment: ` */` or `  text */` ends a
-    // doc comment that belongs to the item after the blank lines.
+    // doc comment that belongs to the item after the blank lines, and a line ending in `\`
+    // goes on over the blank line (a C macro whose last line is continued takes it in).
     let ends_item = |line: &[u8]| {
         let code = line.trim_ascii();
         match (line[0], code.first()) {
-            _ if code.ends_with(b"*/") => false,
+            _ if code.ends_with(b"*/") || code.ends_with(b"\\") => false,
             (b'}' | b')', _) => true,
             (b' ' | b'\t', Some(c)) => !matches!(c, b'*' | b'/' | b'#'),
             _ => false,

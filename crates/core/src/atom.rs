@@ -380,6 +380,11 @@ pub struct AtomTree {
     pub separator: &'static str,
     /// Lines worth repeating in every header (a compact import list), capped by the packer.
     pub context: Vec<String>,
+    /// Byte ranges of the top-level import statements (`use`, `import`, `from … import`, Go's
+    /// and Java's `package` clause), as the code atomizer found them, in order; consecutive
+    /// statements may share a range. Empty for documents. Packs build the import graph from
+    /// them (`cleave-engine`'s `imports`).
+    pub imports: Vec<Range<usize>>,
     /// Problems met while atomizing: parse errors, unterminated regions, fallbacks.
     pub diagnostics: Vec<Diagnostic>,
     /// Where things are in the source beyond what the atoms say: paragraphs and pages.
@@ -396,6 +401,7 @@ impl AtomTree {
             comment: CommentStyle::line("#"),
             separator: ".",
             context: Vec::new(),
+            imports: Vec::new(),
             diagnostics: Vec::new(),
             locations: Locations::default(),
         }

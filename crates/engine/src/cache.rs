@@ -88,6 +88,8 @@ struct Head {
     diagnostics: Vec<String>,
     doc_class: Option<(String, f32)>,
     outline: Option<Vec<OutlineEntry>>,
+    #[serde(default)]
+    imports: Vec<String>,
     checksum: String,
 }
 
@@ -204,6 +206,8 @@ impl Cache {
             diagnostics: head.diagnostics,
             doc_class: head.doc_class,
             outline: head.outline,
+            imports: head.imports,
+            terms: std::sync::OnceLock::new(),
         };
         Some(CachedFile { result, records })
     }
@@ -230,6 +234,7 @@ impl Cache {
             diagnostics: result.diagnostics.clone(),
             doc_class: result.doc_class.clone(),
             outline: result.outline.clone(),
+            imports: result.imports.clone(),
             checksum: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&records)),
         };
         let mut bytes = serde_json::to_vec(&head)?;

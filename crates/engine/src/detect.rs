@@ -42,7 +42,7 @@ const PROSE_NAMES: &[&str] = &["LICENSE", "README"];
 /// The kind of the file at `rel` whose text starts with `text`: by extension (code, then
 /// prose and data), then by shebang, then by special name.
 pub fn detect(rel: &str, text: &str) -> Kind {
-    if let Some(lang) = cleave_code::language_for_path(rel) {
+    if let Some(lang) = cleave_code::language_for_file(rel, text) {
         return Kind::Code(lang);
     }
     if let Some(format) = cleave_prose::format_for_path(rel) {
@@ -78,5 +78,58 @@ mod tests {
         assert!(matches!(detect("notes", "hello"), Kind::Text));
         // The extension wins over a shebang.
         assert_eq!(detect("a.md", "#!/bin/python\n").name(), "markdown");
+    }
+
+    /// Every code file reads as its own language, with or without a grammar: `kind: code`,
+    /// and headers in the language's comments.
+    #[test]
+    fn code_without_a_grammar_is_still_code() {
+        for (rel, text, name) in [
+            ("src/x.c", "", "c"),
+            ("style/site.css", "", "css"),
+            ("db/schema.sql", "", "sql"),
+            ("web/index.html", "", "html"),
+            ("configure", "#!/bin/sh\necho\n", "bash"),
+            ("bin/rake", "#!/usr/bin/env ruby\n", "ruby"),
+            ("include/widget.h", "#pragma once\nclass Widget {};\n", "cpp"),
+            ("include/list.h", "struct list;\n", "c"),
+        ] {
+            let kind = detect(rel, text);
+            assert_eq!(kind.name(), name, "{rel}");
+            assert_eq!(kind.content(), ContentKind::Code, "{rel}");
+        }
+    }
+
+    /// A file of a language without a grammar is chunked, as code, with a header its own
+    /// language reads as a comment.
+    #[test]
+    fn headers_of_grammarless_code_are_its_comments() {
+        use crate::file::{Context, Settings, chunk_text};
+        let config = cleave_core::ChunkConfig::new(60, cleave_core::Unit::Chars).unwrap();
+        let settings = Settings::new(config);
+        let text = "a {\n  color: red;\n}\n\nb {\n  margin: 0;\n  padding: 0;\n}\n";
+        let res = chunk_text("site/style.css", text, &settings, &mut Context::new());
+        assert_eq!(res.outcome, crate::Outcome::Chunked);
+        assert_eq!(res.language.as_deref(), Some("css"));
+        assert!(res.chunks.len() > 1);
+        for chunk in &res.chunks {
+            assert_eq!(chunk.kind, ContentKind::Code);
+            assert!(chunk.header.lines().all(|l| l.starts_with("/* ") && l.ends_with(" */")));
+        }
+    }
+
+    /// A build without the C group (`--no-default-features`): C files are still C, chunked
+    /// as text with a fallback that names the feature to turn on.
+    #[cfg(not(feature = "lang-c"))]
+    #[test]
+    fn a_group_left_out_falls_back_naming_its_feature() {
+        use crate::file::{Context, Settings, chunk_text};
+        let config = cleave_core::ChunkConfig::new(200, cleave_core::Unit::Chars).unwrap();
+        let text = "int main(void)\n{\n    return 0;\n}\n";
+        let res = chunk_text("src/main.c", text, &Settings::new(config), &mut Context::new());
+        let crate::Outcome::Fallback { reason } = &res.outcome else { panic!("{:?}", res.outcome) };
+        assert!(reason.contains("lang-c"), "{reason}");
+        assert_eq!(res.language.as_deref(), Some("c"));
+        assert!(res.chunks.iter().all(|c| c.kind == ContentKind::Code));
     }
 }

@@ -33,6 +33,13 @@ pub struct FileResult {
     pub doc_class: Option<(String, f32)>,
     /// The file's symbols or sections, when the settings ask for them.
     pub outline: Option<Vec<OutlineEntry>>,
+    /// The file's top-level import statements (and Rust's `mod x;`), verbatim, as the code
+    /// atomizer found them: what packs build the import graph from. Empty for documents.
+    pub imports: Vec<String>,
+    /// Term statistics of each chunk for ranking, made on the first selection that reads the
+    /// file and kept with it: a server answering many queries over one root tokenizes each
+    /// chunk once, not once per query.
+    pub(crate) terms: std::sync::OnceLock<Box<[crate::terms::ChunkTerms]>>,
 }
 
 impl FileResult {
@@ -48,7 +55,14 @@ impl FileResult {
             diagnostics: Vec::new(),
             doc_class: None,
             outline: None,
+            imports: Vec::new(),
+            terms: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Term statistics of each chunk, in chunk order (computed once).
+    pub(crate) fn chunk_terms(&self) -> &[crate::terms::ChunkTerms] {
+        self.terms.get_or_init(|| self.chunks.iter().map(crate::terms::ChunkTerms::of).collect())
     }
 
     /// Whether the file could not be read (this makes the CLI's exit code non-zero).
@@ -192,6 +206,7 @@ fn chunk_view(
     let doc_class =
         cleave_prose::annotate(&tree, &source, &mut chunks).map(|c| (c.doc_type, c.confidence));
     let outline = settings.outline.then(|| outline(&tree, &source, &chunks));
+    let imports = crate::imports::statements(&tree, text);
     FileResult {
         rel: rel.to_owned(),
         outcome: match fallback {
@@ -205,6 +220,8 @@ fn chunk_view(
         diagnostics,
         doc_class,
         outline,
+        imports,
+        terms: std::sync::OnceLock::new(),
     }
 }
 

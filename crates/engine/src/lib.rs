@@ -28,14 +28,17 @@ mod cache;
 mod decode;
 mod detect;
 mod file;
+mod imports;
 mod marks;
 mod outcome;
 mod outline;
+mod packs;
 mod pipeline;
 mod read;
 mod record;
 mod report;
 mod select;
+mod terms;
 mod tree;
 mod walk;
 
@@ -45,8 +48,8 @@ pub use cleave_code::{Language, languages};
 #[cfg(feature = "hf-tokenizers")]
 pub use cleave_core::HfTokenizer;
 pub use cleave_core::{
-    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Part, Provenance,
-    Source, Tokenizer, Unit, check_chunks, check_invariants,
+    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, PageLabel, Part,
+    Provenance, Source, Tokenizer, Unit, check_chunks, check_invariants,
 };
 pub use decode::{Decoded, Encoding, decode};
 pub use detect::{Kind, detect};
@@ -60,14 +63,18 @@ pub use marks::{
 };
 pub use outcome::{Outcome, Skip};
 pub use outline::{OutlineEntry, outline};
+pub use packs::{
+    ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve,
+    member_budget, pack,
+};
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
 pub use report::{FileEntry, Summary};
 pub use select::{
-    Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select,
-    tag, terms,
+    Passage, Query, QueryType, Reading, Selection, read_ids, render as render_passages, select, tag,
 };
+pub use terms::terms;
 pub use tree::{
     Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
     chunk_path, chunk_tree,

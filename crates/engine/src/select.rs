@@ -10,6 +10,7 @@ use cleave_core::{Chunk, ChunkSizer, ContentKind};
 use serde::Serialize;
 
 use crate::file::FileResult;
+use crate::terms::{ChunkTerms, term_hash, terms};
 
 /// What kind of question a selection answers; it decides the structural priors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -117,71 +118,6 @@ pub struct Selection {
     pub size: usize,
 }
 
-/// The words of a text for matching: lower-case runs of letters and digits, identifiers also
-/// split at `_` and at camelCase humps (the whole identifier is kept too), stop words out.
-pub fn terms(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for raw in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-        if raw.is_empty() {
-            continue;
-        }
-        let whole = raw.to_lowercase();
-        let mut parts = Vec::new();
-        for piece in raw.split('_').filter(|p| !p.is_empty()) {
-            let mut start = 0;
-            let chars: Vec<(usize, char)> = piece.char_indices().collect();
-            for w in 1..chars.len() {
-                let (at, c) = chars[w];
-                let prev = chars[w - 1].1;
-                let next_lower = chars.get(w + 1).is_some_and(|(_, n)| n.is_lowercase());
-                if c.is_uppercase()
-                    && (prev.is_lowercase()
-                        || prev.is_ascii_digit()
-                        || prev.is_uppercase() && next_lower)
-                {
-                    parts.push(piece[start..at].to_lowercase());
-                    start = at;
-                }
-            }
-            parts.push(piece[start..].to_lowercase());
-        }
-        let split = parts.len() > 1;
-        for p in parts {
-            if !is_stop(&p) && p.chars().count() > 1 {
-                out.push(stem(&p));
-            }
-        }
-        if split && !is_stop(&whole) {
-            out.push(whole);
-        }
-    }
-    out
-}
-
-/// A light suffix strip, so that "chunks" meets "chunk" and "parsing" meets "parse".
-fn stem(word: &str) -> String {
-    for suffix in ["ing", "ies", "es", "s", "ed"] {
-        if let Some(base) = word.strip_suffix(suffix)
-            && base.chars().count() >= 3
-        {
-            return if suffix == "ies" { format!("{base}y") } else { base.to_owned() };
-        }
-    }
-    word.to_owned()
-}
-
-/// English stop words, sorted (a test checks it).
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "all", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for",
-    "from", "has", "have", "how", "if", "in", "into", "is", "it", "its", "of", "on", "or", "our",
-    "should", "so", "that", "the", "their", "them", "then", "there", "these", "this", "to", "was",
-    "we", "what", "when", "where", "which", "who", "why", "will", "with", "would", "you",
-];
-
-fn is_stop(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
-}
-
 /// Section titles an overview question reads first, sorted.
 const OVERVIEW_SECTIONS: &[&str] = &[
     "abstract",
@@ -193,29 +129,6 @@ const OVERVIEW_SECTIONS: &[&str] = &[
     "results",
     "summary",
 ];
-
-/// Fields of a chunk and their weights in BM25F.
-const FIELDS: [(Field, f64); 4] =
-    [(Field::Body, 1.0), (Field::Header, 1.5), (Field::Symbols, 2.5), (Field::Section, 2.5)];
-
-#[derive(Clone, Copy)]
-enum Field {
-    Body,
-    Header,
-    Symbols,
-    Section,
-}
-
-fn field_text(chunk: &Chunk, field: Field) -> String {
-    match field {
-        Field::Body => chunk.text.clone(),
-        Field::Header => format!("{} {}", chunk.path, chunk.scope.join(" ")),
-        Field::Symbols => chunk.symbols.join(" "),
-        Field::Section => {
-            chunk.provenance.as_ref().map(|p| p.section.join(" ")).unwrap_or_default()
-        }
-    }
-}
 
 /// Ranks the chunks of `files` for `query` and chooses passages within its budget, measured
 /// with `sizer` on the whole rendered selection.
@@ -242,7 +155,7 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
             }
         }
     }
-    let scores = score(&chunks, query);
+    let scores = score(files, &chunks, query);
     let mut order: Vec<usize> = (0..chunks.len()).filter(|&i| scores[i] > 0.0).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
     // Greedy by score: each passage is measured alone, and the whole selection exactly at the
@@ -252,8 +165,14 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
     let mut used = 0;
     let mut left_out = 0;
     for &i in order.iter().take(MAX_CANDIDATES) {
+        // Once the selection is full, the rest are left out unmeasured: rendering and
+        // measuring two thousand passages dominated a warm query.
+        if chosen.len() >= query.max_segments || used >= query.budget {
+            left_out += 1;
+            continue;
+        }
         let size = sizer.size(&render(&[passage(chunks[i], scores[i])]));
-        if chosen.len() < query.max_segments && used + size <= query.budget {
+        if used + size <= query.budget {
             chosen.push(i);
             used += size;
         } else {
@@ -304,8 +223,10 @@ fn strategy(files: &[FileResult], kind: QueryType) -> String {
     }
 }
 
-/// BM25F scores of every chunk, times the structural prior of the query's kind.
-fn score(chunks: &[&Chunk], query: &Query) -> Vec<f64> {
+/// BM25F scores of every chunk of `files`, in order, times the structural prior of the
+/// query's kind. Each file's term statistics are computed once (in parallel, the first time)
+/// and kept with it.
+fn score(files: &[FileResult], chunks: &[&Chunk], query: &Query) -> Vec<f64> {
     const K1: f64 = 1.2;
     const B: f64 = 0.75;
     let mut weights: HashMap<String, f64> = HashMap::new();
@@ -320,39 +241,43 @@ fn score(chunks: &[&Chunk], query: &Query) -> Vec<f64> {
     if weights.is_empty() || chunks.is_empty() {
         return vec![0.0; chunks.len()];
     }
-    // Per chunk: the weighted term frequencies over fields, and the weighted length.
-    let mut tfs: Vec<HashMap<&str, f64>> = Vec::with_capacity(chunks.len());
-    let mut lens = Vec::with_capacity(chunks.len());
-    let mut df: HashMap<&str, usize> = HashMap::new();
-    for chunk in chunks {
-        let mut tf: HashMap<&str, f64> = HashMap::new();
-        let mut len = 0.0;
-        for (field, w) in FIELDS {
-            for t in terms(&field_text(chunk, field)) {
-                len += w;
-                if let Some((key, _)) = weights.get_key_value(&t) {
-                    *tf.entry(key.as_str()).or_insert(0.0) += w;
-                }
-            }
+    {
+        use rayon::prelude::*;
+        files.par_iter().for_each(|f| {
+            f.chunk_terms();
+        });
+    }
+    let stats: Vec<&ChunkTerms> = files.iter().flat_map(|f| f.chunk_terms()).collect();
+    let mut query_terms: Vec<(&str, f64)> = weights.iter().map(|(t, w)| (t.as_str(), *w)).collect();
+    query_terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let hashes: Vec<u64> = query_terms.iter().map(|(t, _)| term_hash(t)).collect();
+    // Per chunk: the frequencies of the query's terms; per term: the chunks holding it.
+    let tfs: Vec<Vec<f64>> = stats
+        .iter()
+        .map(|st| hashes.iter().map(|&h| st.tf(h).map_or(0.0, f64::from)).collect())
+        .collect();
+    let mut df = vec![0usize; query_terms.len()];
+    for tf in &tfs {
+        for (k, f) in tf.iter().enumerate() {
+            df[k] += usize::from(*f > 0.0);
         }
-        for key in tf.keys() {
-            *df.entry(key).or_insert(0) += 1;
-        }
-        tfs.push(tf);
-        lens.push(len);
     }
     let n = chunks.len() as f64;
-    let avg = lens.iter().sum::<f64>() / n;
+    let avg = stats.iter().map(|st| f64::from(st.len())).sum::<f64>() / n;
     chunks
         .iter()
         .enumerate()
         .map(|(i, chunk)| {
+            let len = f64::from(stats[i].len());
             let mut s = 0.0;
-            for (term, tf) in &tfs[i] {
-                let d = df.get(term).copied().unwrap_or(0) as f64;
+            for (k, &tf) in tfs[i].iter().enumerate() {
+                if tf == 0.0 {
+                    continue;
+                }
+                let d = df[k] as f64;
                 let idf = ((n - d + 0.5) / (d + 0.5) + 1.0).ln();
-                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * lens[i] / avg.max(1.0)));
-                s += weights.get(*term).copied().unwrap_or(1.0) * idf * norm;
+                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg.max(1.0)));
+                s += query_terms[k].1 * idf * norm;
             }
             s * prior(chunk, query.kind)
         })
@@ -492,15 +417,7 @@ mod tests {
 
     #[test]
     fn word_tables_are_sorted() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(OVERVIEW_SECTIONS.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn identifiers_split_and_stay_whole() {
-        assert_eq!(terms("parseHTTPRequest"), ["parse", "http", "request", "parsehttprequest"]);
-        assert_eq!(terms("max_file_size"), ["max", "file", "size", "max_file_size"]);
-        assert_eq!(terms("What is the chunks budget?"), ["chunk", "budget"]);
     }
 
     #[test]

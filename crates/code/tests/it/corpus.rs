@@ -1,7 +1,8 @@
 //! Quality bars on real corpora: a slow test, run when `CLEAVE_SLOW_TESTS` is set.
 //!
-//! Each language reads the folder in `CLEAVE_CORPUS_<LANG>` (`RUST`, `PYTHON`, `GO`, `JAVA`,
-//! `TYPESCRIPT`, `JAVASCRIPT`, `TSX`); languages without one are skipped. For budgets of 2000
+//! Each language of the registry with a grammar reads the folder in `CLEAVE_CORPUS_<LANG>`
+//! (`RUST`, `PYTHON`, `CPP`, `CSHARP`, …: the name in capitals); languages without one are
+//! skipped. For budgets of 2000
 //! and 8000 chars (header included) it reports: chunks within budget, bytes covered exactly
 //! once, symbol integrity, crumbs, chunks per 100 KB against plain fixed windows, and chunks
 //! starting inside a scope whose header names it. `CLEAVE_CORPUS_MAX_MB` caps the bytes read
@@ -15,10 +16,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use cleave_code::{
-    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, member_run_count,
-    section_starts,
+    ParseContext, atomize_code, atomize_code_in_sections, language_by_name, languages,
+    member_run_count, section_starts,
 };
-use cleave_core::{Atom, ChunkConfig, Source, Unit, check_invariants, pack};
+use cleave_core::{Atom, ChunkConfig, Severity, Source, Unit, check_invariants, pack};
 
 fn files(root: &Path, extensions: &[&str], max_bytes: u64) -> Vec<PathBuf> {
     let mut out = common::files_under([root.to_path_buf()]);
@@ -338,11 +339,12 @@ fn corpora(test: &str) -> Option<(Vec<(&'static str, PathBuf)>, u64)> {
     }
     let max_mb: u64 =
         std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
-    let corpora = ["go", "java", "javascript", "python", "rust", "tsx", "typescript"]
-        .into_iter()
-        .filter_map(|language| {
-            let var = format!("CLEAVE_CORPUS_{}", language.to_uppercase());
-            std::env::var_os(var).map(|root| (language, PathBuf::from(root)))
+    let corpora = languages()
+        .iter()
+        .filter(|l| l.has_grammar())
+        .filter_map(|l| {
+            let var = format!("CLEAVE_CORPUS_{}", l.name.to_uppercase());
+            std::env::var_os(var).map(|root| (l.name, PathBuf::from(root)))
         })
         .collect();
     Some((corpora, max_mb * 1_000_000))
@@ -355,6 +357,12 @@ fn corpus_quality_bars() {
     for (language, root) in corpora {
         for budget in [2000, 8000] {
             let s = measure(language, &root, budget, max_bytes);
+            // A corpus that was named but holds nothing measures nothing: say so, loudly.
+            assert!(
+                s.files > 0,
+                "no {language} files under {} (a relative path is read from crates/code)",
+                root.display()
+            );
             let per_100kb = s.chunks as f64 * 100_000.0 / s.chars.max(1) as f64;
             let windows_100kb = s.windows as f64 * 100_000.0 / s.chars.max(1) as f64;
             let ratio = per_100kb / windows_100kb;
@@ -399,7 +407,9 @@ fn corpus_quality_bars() {
             if s.fitting_whole * 1000 < s.fitting_symbols * 999 {
                 failures.push(format!("{language} {budget}: symbol integrity below 99.9%"));
             }
-            if headers_on() && s.scope_named != s.in_scope {
+            // Integrity over header: a chunk may leave its scope line out only when the unit
+            // it holds leaves no room for it.
+            if headers_on() && s.scope_named + s.unnamed_no_room != s.in_scope {
                 failures
                     .push(format!("{language} {budget}: a chunk inside a scope does not name it"));
             }
@@ -409,9 +419,10 @@ fn corpus_quality_bars() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Sections change no atom on real code: every corpus file parsed whole and in sections of
+/// Sections change no atom on real code: every corpus file that parses without errors, parsed
+/// whole and in sections of
 /// `CLEAVE_SECTION_BYTES` (default 4096, far below the 256 KiB used in production, so that
-/// most files are cut many times) gives the same atom tree.
+/// most files are cut many times), gives the same atom tree.
 #[test]
 fn sections_match_whole_parses() {
     let Some((corpora, max_bytes)) = corpora("sections_match_whole_parses") else { return };
@@ -422,7 +433,7 @@ fn sections_match_whole_parses() {
         let lang = language_by_name(language).unwrap();
         let mut ctx = ParseContext::new();
         let (mut n_files, mut cut_files, mut sections, mut bytes) = (0, 0, 0, 0);
-        let (mut run_files, mut runs) = (0, 0);
+        let (mut run_files, mut runs, mut error_files) = (0, 0, 0);
         for path in files(&root, lang.extensions, max_bytes) {
             let Ok(text) = std::fs::read_to_string(&path) else { continue };
             let whole = atomize_code_in_sections(lang, &text, &mut ctx, usize::MAX);
@@ -439,14 +450,20 @@ fn sections_match_whole_parses() {
                 run_files += 1;
                 runs += member_runs;
             }
-            if cut.root != whole.root || cut.context != whole.context {
+            // The promise holds for files that parse without errors (ARCHITECTURE.md, the
+            // `code_sections` fuzz finding): glibc has a few that do not.
+            let parses = !whole.diagnostics.iter().any(|d| d.severity >= Severity::Degraded);
+            if !parses {
+                error_files += 1;
+            } else if cut.root != whole.root || cut.context != whole.context {
                 mismatched.push(format!("{language}: {}", path.display()));
             }
         }
         eprintln!(
             "{language:<10}: {n_files} files, {:.1} MB; {cut_files} cut into {sections} sections \
              of about {len} bytes, {run_files} with one large item planned in {runs} member runs; {} \
-             differ from the whole parse",
+             of those that parse without errors differ from the whole parse ({error_files} with errors \
+             not compared)",
             bytes as f64 / 1e6,
             mismatched.iter().filter(|m| m.starts_with(language)).count()
         );

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cleave_code::{ParseContext, atomize_code, language_for_path};
+use cleave_code::{ParseContext, atomize_code, language_for_file};
 use cleave_core::{
     Atom, AtomKind, AtomTree, ChunkConfig, Source, Tokenizer, Unit, assert_invariants, pack,
 };
@@ -105,7 +105,8 @@ fn caret_assertions_hold() {
     let mut ctx = ParseContext::new();
     let mut n_carets = 0;
     for (path, text) in fixtures() {
-        let language = language_for_path(&path).unwrap_or_else(|| panic!("{path}: no language"));
+        let language =
+            language_for_file(&path, &text).unwrap_or_else(|| panic!("{path}: no language"));
         let tree = atomize_code(language, &text, &mut ctx);
         tree.root.validate(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
         n_carets += carets(&text, language.comment).len();
@@ -131,7 +132,7 @@ fn snapshots_over_budgets_and_units() {
     let mut ctx = ParseContext::new();
     let units = [Unit::Chars, Unit::Tokens(Tokenizer::O200k)];
     for (path, text) in fixtures() {
-        let language = language_for_path(&path).unwrap();
+        let language = language_for_file(&path, &text).unwrap();
         let tree = atomize_code(language, &text, &mut ctx);
         let source = Source::new(&path, &text);
         for unit in units {
@@ -172,7 +173,7 @@ fn snapshots_over_budgets_and_units() {
 fn headers_off_gives_no_headers() {
     let mut ctx = ParseContext::new();
     for (path, text) in fixtures() {
-        let language = language_for_path(&path).unwrap();
+        let language = language_for_file(&path, &text).unwrap();
         let tree = atomize_code(language, &text, &mut ctx);
         let source = Source::new(&path, &text);
         let config = ChunkConfig::new(300, Unit::Chars).unwrap().with_headers(false);

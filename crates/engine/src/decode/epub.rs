@@ -12,6 +12,8 @@ use super::{Document, PageLabel};
 
 /// Decodes an EPUB file.
 pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
+    // A zip bomb is refused before rbook inflates anything.
+    super::ooxml::check_expansion(&bytes, super::ooxml::MAX_EXPANDED)?;
     let epub = Epub::read(Cursor::new(bytes)).map_err(|e| format!("not a readable EPUB: {e}"))?;
     // The table of contents, flattened in order: (resource, depth, title); a section with no
     // document of its own ("Part Two") has no resource.
@@ -136,6 +138,21 @@ mod tests {
     fn headings_nest_under_the_chapter_depth_but_not_in_fences() {
         let md = "# Title\n\ntext\n\n```\n# comment\n```\n\n## Sub\n";
         assert_eq!(nest_headings(md, 1), "## Title\n\ntext\n\n```\n# comment\n```\n\n### Sub\n");
+    }
+
+    #[test]
+    fn an_archive_that_expands_past_the_limit_is_refused_before_it_is_read() {
+        use std::io::Write;
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let options = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        zip.start_file("OEBPS/big.xhtml", options).expect("starts");
+        zip.write_all(&vec![b'a'; 1 << 20]).expect("writes");
+        let bytes = zip.finish().expect("finishes").into_inner();
+        assert!(bytes.len() < 1 << 16, "a bomb in miniature: {} bytes", bytes.len());
+        let err = super::super::ooxml::check_expansion(&bytes, 1 << 19).unwrap_err();
+        assert!(err.contains("expands past"), "{err}");
+        assert!(super::super::ooxml::check_expansion(&bytes, 2 << 20).is_ok());
     }
 
     #[test]

@@ -1,0 +1,755 @@
+//! The import graph of a run: each file's imports (`crate::imports`) resolved to files of the
+//! same run, and the order packs follow: strongly connected files together, dependencies
+//! before the files that use them, directory order where nothing else decides.
+//!
+//! Resolution is by path, never by reading another file's symbols: Rust paths through the
+//! crate roots (`src/lib.rs`, `src/main.rs`) and module files, Python modules through package
+//! roots (a folder without `__init__.py`), TS/JS relative specifiers with the usual
+//! extensions and index files, Go import paths through `go.mod` or the folder they name,
+//! Java classes by their package path. An import that names nothing of the run (the standard
+//! library, a dependency) is counted as unresolved and gives no edge.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::file::FileResult;
+use crate::imports::{Import, parse};
+
+/// Weight of one resolved import; an import that names a package of `n` files gives each
+/// `WHOLE / n` (at least 1).
+pub(crate) const WHOLE: u32 = 1000;
+
+/// Resolved imports between the files of a run (indices into the slice given to
+/// [`ImportGraph::build`]).
+#[derive(Debug, Clone, Default)]
+pub struct ImportGraph {
+    /// Per file: the files it imports, with weights, sorted by file.
+    pub out: Vec<Vec<(usize, u32)>>,
+    /// Import references that named a file of the run.
+    pub resolved: usize,
+    /// Import references that named nothing of the run.
+    pub unresolved: usize,
+}
+
+/// Lookup tables over the paths of a run.
+struct Index<'a> {
+    paths: Vec<&'a str>,
+    by_path: HashMap<&'a str, usize>,
+    /// Folder ("" for the root) → its files, in path order.
+    dirs: HashMap<&'a str, Vec<usize>>,
+    /// Rust crate name → its `src/` folder (with the trailing slash).
+    crates: BTreeMap<String, String>,
+    /// Python dotted module → files that are that module under some package root.
+    py_modules: HashMap<String, Vec<usize>>,
+    /// `a/b/C.java` and every shorter tail → Java files.
+    java_tails: HashMap<&'a str, Vec<usize>>,
+    /// A folder's path and every tail of it → the folders of the run with that tail.
+    dir_tails: HashMap<&'a str, Vec<&'a str>>,
+    /// Go modules: (module path, folder of its go.mod with a trailing slash or "").
+    go_modules: Vec<(String, String)>,
+}
+
+fn dir_of(path: &str) -> &str {
+    path.rfind('/').map_or("", |at| &path[..at])
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() { name.to_owned() } else { format!("{dir}/{name}") }
+}
+
+/// The tails of `path` at `/` boundaries, the whole path first.
+fn tails(path: &str) -> impl Iterator<Item = &str> {
+    std::iter::once(path).chain(path.match_indices('/').map(move |(at, _)| &path[at + 1..]))
+}
+
+impl<'a> Index<'a> {
+    fn new(files: &'a [FileResult]) -> Self {
+        let paths: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        let by_path = paths.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let mut dirs: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, p) in paths.iter().enumerate() {
+            dirs.entry(dir_of(p)).or_default().push(i);
+        }
+        let mut index = Self {
+            paths,
+            by_path,
+            dirs,
+            crates: BTreeMap::new(),
+            py_modules: HashMap::new(),
+            java_tails: HashMap::new(),
+            dir_tails: HashMap::new(),
+            go_modules: Vec::new(),
+        };
+        let mut cargo_names = Vec::new();
+        for (i, file) in files.iter().enumerate() {
+            let path = index.paths[i];
+            match file.language.as_deref() {
+                Some("rust") => index.add_crate(path),
+                Some("python") => index.add_python(i, path),
+                Some("java") => {
+                    for tail in tails(path) {
+                        index.java_tails.entry(tail).or_default().push(i);
+                    }
+                }
+                _ => {}
+            }
+            if path == "Cargo.toml" || path.ends_with("/Cargo.toml") {
+                // The package's own name, as other crates `use` it.
+                let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+                let name = text
+                    .lines()
+                    .skip_while(|l| l.trim() != "[package]")
+                    .skip(1)
+                    .take_while(|l| !l.trim_start().starts_with('['))
+                    .find_map(|l| l.trim().strip_prefix("name")?.trim().strip_prefix('='))
+                    .map(|n| n.trim().trim_matches('"').replace('-', "_"));
+                if let Some(name) = name {
+                    let dir = dir_of(path);
+                    let src =
+                        if dir.is_empty() { "src/".to_owned() } else { format!("{dir}/src/") };
+                    cargo_names.push((name, src));
+                }
+            }
+            if path == "go.mod" || path.ends_with("/go.mod") {
+                let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+                let module = text.lines().find_map(|l| l.trim().strip_prefix("module "));
+                if let Some(module) = module {
+                    let module = module.trim().trim_matches('"').to_owned();
+                    let dir = dir_of(path);
+                    let dir = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+                    index.go_modules.push((module, dir));
+                }
+            }
+        }
+        for (name, src) in cargo_names {
+            if index.crates.values().any(|s| *s == src) {
+                index.crates.insert(name, src);
+            }
+        }
+        let mut dirs: Vec<&str> = index.dirs.keys().copied().collect();
+        dirs.sort_unstable();
+        for dir in dirs {
+            for tail in tails(dir) {
+                index.dir_tails.entry(tail).or_default().push(dir);
+            }
+        }
+        // Longest module first: a nested module owns its paths.
+        index.go_modules.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        index
+    }
+
+    fn add_crate(&mut self, path: &str) {
+        for root in ["lib.rs", "main.rs"] {
+            let Some(src) = path.strip_suffix(root) else { continue };
+            let Some(krate) = src.strip_suffix("src/") else { continue };
+            let name = krate.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            let name = if name.is_empty() { "crate" } else { name };
+            self.crates.entry(name.replace('-', "_")).or_insert_with(|| src.to_owned());
+        }
+    }
+
+    fn add_python(&mut self, i: usize, path: &str) {
+        let Some(stem) = path.strip_suffix(".py") else { return };
+        let mut parts: Vec<&str> = stem.split('/').collect();
+        if parts.last() == Some(&"__init__") {
+            parts.pop();
+        }
+        // Every split into a package root (a folder without `__init__.py`) and a module.
+        for k in 0..parts.len() {
+            let root = parts[..k].join("/");
+            if self.has_file(&root, "__init__.py") {
+                continue;
+            }
+            self.py_modules.entry(parts[k..].join(".")).or_default().push(i);
+        }
+    }
+
+    fn has_file(&self, dir: &str, name: &str) -> bool {
+        self.by_path.contains_key(join(dir, name).as_str())
+    }
+
+    fn file(&self, path: &str) -> Option<usize> {
+        self.by_path.get(path).copied()
+    }
+
+    /// Of `candidates`, the one sharing the longest leading folders with `from` (then the first).
+    fn closest(&self, from: usize, candidates: &[usize]) -> Option<usize> {
+        let shared = |c: usize| {
+            let (a, b) = (self.paths[from], self.paths[c]);
+            a.split('/').zip(b.split('/')).take_while(|(x, y)| x == y).count()
+        };
+        candidates
+            .iter()
+            .copied()
+            .filter(|&c| c != from)
+            .max_by(|&a, &b| shared(a).cmp(&shared(b)).then(b.cmp(&a)))
+    }
+
+    /// The files an import names, each with its weight.
+    fn resolve(&self, from: usize, import: &Import) -> Vec<(usize, u32)> {
+        let one = |f: Option<usize>| f.filter(|&f| f != from).map(|f| vec![(f, WHOLE)]);
+        let res = match import {
+            Import::RustMod(name) => one(self.rust_mod(from, name)),
+            Import::RustUse(path) => one(self.rust_use(from, path)),
+            Import::Python { level, module, names } => {
+                let out = self.python(from, *level, module, names);
+                (!out.is_empty()).then_some(out)
+            }
+            Import::Ecma(spec) => one(self.ecma(from, spec)),
+            Import::Go(path) => self.go(path).map(|files| share(from, &files)),
+            Import::Java { path, wildcard } => self.java(from, path, *wildcard),
+        };
+        res.unwrap_or_default()
+    }
+
+    // Rust.
+
+    /// The crate `src/` folder holding `path`, the longest that does.
+    fn crate_of(&self, path: &str) -> Option<&str> {
+        self.crates
+            .values()
+            .filter(|src| path.starts_with(src.as_str()))
+            .max_by_key(|s| s.len())
+            .map(String::as_str)
+    }
+
+    /// The module path of a file under its crate's `src/`.
+    fn rust_module(src: &str, path: &str) -> Vec<String> {
+        let rel = path.strip_prefix(src).unwrap_or(path).trim_end_matches(".rs");
+        let mut parts: Vec<String> = rel.split('/').map(str::to_owned).collect();
+        if parts.len() == 1 && (parts[0] == "lib" || parts[0] == "main")
+            || parts.last().is_some_and(|p| p == "mod")
+        {
+            parts.pop();
+        }
+        parts
+    }
+
+    fn rust_module_file(&self, src: &str, module: &[String]) -> Option<usize> {
+        if module.is_empty() {
+            return self
+                .file(&format!("{src}lib.rs"))
+                .or_else(|| self.file(&format!("{src}main.rs")));
+        }
+        let base = format!("{src}{}", module.join("/"));
+        self.file(&format!("{base}.rs")).or_else(|| self.file(&format!("{base}/mod.rs")))
+    }
+
+    fn rust_mod(&self, from: usize, name: &str) -> Option<usize> {
+        let path = self.paths[from];
+        let file_name = path.rsplit('/').next().unwrap_or(path);
+        let dir = if matches!(file_name, "lib.rs" | "main.rs" | "mod.rs") {
+            dir_of(path).to_owned()
+        } else {
+            path.trim_end_matches(".rs").to_owned()
+        };
+        self.file(&join(&dir, &format!("{name}.rs")))
+            .or_else(|| self.file(&join(&dir, &format!("{name}/mod.rs"))))
+    }
+
+    fn rust_use(&self, from: usize, path: &[String]) -> Option<usize> {
+        let importer = self.paths[from];
+        let own = self.crate_of(importer);
+        let module = own.map(|src| Self::rust_module(src, importer));
+        let first = path.first()?.as_str();
+        let (src, base, rest, min) = match first {
+            "crate" => (own?, Vec::new(), &path[1..], 0),
+            "self" => (own?, module?, &path[1..], 0),
+            "super" => {
+                let ups = path.iter().take_while(|s| *s == "super").count();
+                let mut base = module?;
+                base.truncate(base.len().saturating_sub(ups));
+                (own?, base, &path[ups..], 0)
+            }
+            name => match self.crates.get(name) {
+                Some(src) => (src.as_str(), Vec::new(), &path[1..], 0),
+                // A child module of this one (2018 paths): the first segment must name it.
+                None => (own?, module?, path, 1),
+            },
+        };
+        for k in (min..=rest.len()).rev() {
+            let mut m = base.clone();
+            m.extend(rest[..k].iter().cloned());
+            if let Some(file) = self.rust_module_file(src, &m) {
+                // An item of a crate root is mostly a re-export: its defining file is unknown.
+                if m.is_empty() {
+                    return None;
+                }
+                return Some(file);
+            }
+        }
+        None
+    }
+
+    // Python.
+
+    fn python(
+        &self,
+        from: usize,
+        level: usize,
+        module: &[String],
+        names: &[String],
+    ) -> Vec<(usize, u32)> {
+        let mut out = Vec::new();
+        let mut push = |f: Option<usize>| {
+            if let Some(f) = f.filter(|&f| f != from)
+                && !out.iter().any(|(g, _)| *g == f)
+            {
+                out.push((f, WHOLE));
+            }
+        };
+        if level > 0 {
+            let mut dir = dir_of(self.paths[from]);
+            for _ in 1..level {
+                dir = dir_of(dir);
+            }
+            let base = module.iter().fold(dir.to_owned(), |d, m| join(&d, m));
+            let module_file = |base: &str| {
+                self.file(&format!("{base}.py")).or_else(|| self.file(&join(base, "__init__.py")))
+            };
+            let mut found_names = false;
+            for name in names {
+                let f = self
+                    .file(&join(&base, &format!("{name}.py")))
+                    .or_else(|| self.file(&join(&join(&base, name), "__init__.py")));
+                found_names |= f.is_some();
+                push(f);
+            }
+            if !found_names {
+                push(module_file(&base));
+            }
+            return out;
+        }
+        let lookup = |dotted: &str| self.py_modules.get(dotted).and_then(|c| self.closest(from, c));
+        let mut found_names = false;
+        for name in names {
+            let mut full = module.to_vec();
+            full.push(name.clone());
+            let f = lookup(&full.join("."));
+            found_names |= f.is_some();
+            push(f);
+        }
+        if !found_names {
+            for k in (1..=module.len()).rev() {
+                if let Some(f) = lookup(&module[..k].join(".")) {
+                    push(Some(f));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    // TS/JS.
+
+    fn ecma(&self, from: usize, spec: &str) -> Option<usize> {
+        if !spec.starts_with("./") && !spec.starts_with("../") && spec != "." && spec != ".." {
+            return None;
+        }
+        let mut parts: Vec<&str> =
+            dir_of(self.paths[from]).split('/').filter(|p| !p.is_empty()).collect();
+        for seg in spec.split('/') {
+            match seg {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                seg => parts.push(seg),
+            }
+        }
+        let base = parts.join("/");
+        const EXTS: [&str; 9] =
+            [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"];
+        let mut candidates = vec![base.clone()];
+        // ESM TypeScript names the output file: `./a.js` is `./a.ts`.
+        for (js, ts) in
+            [(".js", ".ts"), (".js", ".tsx"), (".jsx", ".tsx"), (".mjs", ".mts"), (".cjs", ".cts")]
+        {
+            if let Some(stem) = base.strip_suffix(js) {
+                candidates.push(format!("{stem}{ts}"));
+            }
+        }
+        candidates.extend(EXTS.iter().map(|e| format!("{base}{e}")));
+        candidates.extend(EXTS.iter().map(|e| format!("{}{e}", join(&base, "index"))));
+        candidates.iter().find_map(|c| self.file(c))
+    }
+
+    // Go.
+
+    /// The non-test Go files of the package an import path names.
+    fn go(&self, path: &str) -> Option<Vec<usize>> {
+        let mut dir = None;
+        for (module, root) in &self.go_modules {
+            if path == module {
+                dir = Some(root.trim_end_matches('/').to_owned());
+            } else if let Some(rest) =
+                path.strip_prefix(module.as_str()).and_then(|r| r.strip_prefix('/'))
+            {
+                dir = Some(format!("{root}{rest}"));
+            } else if module == "std" && !path.split('/').next().unwrap_or("").contains('.') {
+                dir = Some(format!("{root}{path}"));
+            }
+            if dir.as_deref().is_some_and(|d| self.dirs.contains_key(d)) {
+                break;
+            }
+            dir = None;
+        }
+        let dir = match dir {
+            Some(dir) => dir,
+            // No module says: the shortest folder with Go files the path is a tail of.
+            None => (*self
+                .dir_tails
+                .get(path)?
+                .iter()
+                .filter(|d| self.dirs[**d].iter().any(|&f| self.paths[f].ends_with(".go")))
+                .min_by_key(|d| (d.len(), **d))?)
+            .to_owned(),
+        };
+        let files: Vec<usize> = self
+            .dirs
+            .get(dir.as_str())?
+            .iter()
+            .copied()
+            .filter(|&f| self.paths[f].ends_with(".go") && !self.paths[f].ends_with("_test.go"))
+            .collect();
+        (!files.is_empty()).then_some(files)
+    }
+
+    // Java.
+
+    fn java(&self, from: usize, path: &[String], wildcard: bool) -> Option<Vec<(usize, u32)>> {
+        // A class, or a member or nested class of one: `a.b.C.m` is `a/b/C.java`. A wildcard
+        // names a class (static members) or a package.
+        let shortest = if wildcard { path.len() } else { path.len().saturating_sub(2).max(2) };
+        for k in (shortest.max(1)..=path.len()).rev() {
+            let tail = format!("{}.java", path[..k].join("/"));
+            if let Some(f) = self.java_tails.get(tail.as_str()).and_then(|c| self.closest(from, c))
+            {
+                return Some(vec![(f, WHOLE)]);
+            }
+        }
+        if !wildcard {
+            return None;
+        }
+        // Of the folders with that tail, the one closest to the importer.
+        let tail = path.join("/");
+        let files_of = |dir: &str| -> Vec<usize> {
+            self.dirs
+                .get(dir)
+                .map(|fs| {
+                    fs.iter().copied().filter(|&f| self.paths[f].ends_with(".java")).collect()
+                })
+                .unwrap_or_default()
+        };
+        let candidates: Vec<usize> = self
+            .dir_tails
+            .get(tail.as_str())?
+            .iter()
+            .filter_map(|d| files_of(d).first().copied())
+            .collect();
+        let best = self.closest(from, &candidates)?;
+        Some(share(from, &files_of(dir_of(self.paths[best]))))
+    }
+}
+
+/// `WHOLE` shared among `files` (the importer left out).
+fn share(from: usize, files: &[usize]) -> Vec<(usize, u32)> {
+    let files: Vec<usize> = files.iter().copied().filter(|&f| f != from).collect();
+    let w = (WHOLE / files.len().max(1) as u32).max(1);
+    files.into_iter().map(|f| (f, w)).collect()
+}
+
+impl ImportGraph {
+    /// Resolves the imports of every file of `files` (one run's results, in path order).
+    pub fn build(files: &[FileResult]) -> Self {
+        let index = Index::new(files);
+        let mut graph = ImportGraph { out: vec![Vec::new(); files.len()], ..Self::default() };
+        for (i, file) in files.iter().enumerate() {
+            if file.imports.is_empty() {
+                continue;
+            }
+            let language = file.language.as_deref().unwrap_or("");
+            let mut edges: BTreeMap<usize, u32> = BTreeMap::new();
+            for import in parse(language, &file.imports) {
+                let targets = index.resolve(i, &import);
+                if targets.is_empty() {
+                    graph.unresolved += 1;
+                    continue;
+                }
+                graph.resolved += 1;
+                for (f, w) in targets {
+                    let e = edges.entry(f).or_default();
+                    *e = (*e + w).min(WHOLE);
+                }
+            }
+            graph.out[i] = edges.into_iter().collect();
+        }
+        graph
+    }
+
+    /// The order packs follow. Strongly connected components (import cycles) are one group
+    /// each, its files adjacent in path order. Groups are laid out depth first from roots in
+    /// path order, each after the groups it imports, but only along imports within a folder:
+    /// a dependency in another folder keeps its own folder's place. Also returns the size of
+    /// the largest group.
+    ///
+    /// A strict topological order (every dependency pulled in front of its first user)
+    /// scatters the files of a folder, which import each other most: measured on the bench
+    /// corpora it kept fewer import edges inside a pack than plain path order (Rust at 32000
+    /// chars: 6.4 % against 8.0 %), and so did pulling a dependency with a single user in
+    /// front of it (6.8 %).
+    pub fn order(&self, include: &[bool], paths: &[&str]) -> (Vec<usize>, usize) {
+        let n = self.out.len();
+        let groups = tarjan(&self.out, include);
+        let mut comp = vec![usize::MAX; n];
+        let mut groups: Vec<Vec<usize>> = groups
+            .into_iter()
+            .map(|mut g| {
+                g.sort_unstable();
+                g
+            })
+            .collect();
+        // Groups by their first file, so that roots and edges go in path order.
+        groups.sort_unstable_by_key(|g| g[0]);
+        for (k, g) in groups.iter().enumerate() {
+            for &f in g {
+                comp[f] = k;
+            }
+        }
+        let dir = |f: usize| paths[f].rfind('/').map_or("", |at| &paths[f][..at]);
+        let mut edges: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+        for (u, out) in self.out.iter().enumerate() {
+            for &(v, _) in out {
+                let (a, b) = (comp[u], comp[v]);
+                if a != b && a != usize::MAX && b != usize::MAX {
+                    edges[a].push(b);
+                }
+            }
+        }
+        for list in &mut edges {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let dirs: Vec<Vec<&str>> = groups
+            .iter()
+            .map(|g| {
+                let mut d: Vec<&str> = g.iter().map(|&f| dir(f)).collect();
+                d.sort_unstable();
+                d.dedup();
+                d
+            })
+            .collect();
+        let local = |a: usize, b: usize| dirs[a].iter().any(|d| dirs[b].binary_search(d).is_ok());
+        let mut done = vec![false; groups.len()];
+        let mut order = Vec::with_capacity(n);
+        for root in 0..groups.len() {
+            if done[root] {
+                continue;
+            }
+            done[root] = true;
+            let mut stack = vec![(root, 0usize)];
+            while let Some(&mut (g, ref mut at)) = stack.last_mut() {
+                if let Some(&h) = edges[g].get(*at) {
+                    *at += 1;
+                    if !done[h] && local(g, h) {
+                        done[h] = true;
+                        stack.push((h, 0));
+                    }
+                    continue;
+                }
+                stack.pop();
+                order.extend_from_slice(&groups[g]);
+            }
+        }
+        let largest = groups.iter().map(Vec::len).max().unwrap_or(0);
+        (order, largest)
+    }
+}
+
+/// Strongly connected components of the files in `include`, roots taken in path order and
+/// edges in target order, emitted as Tarjan's algorithm completes them: each after every
+/// component it reaches. Iterative: a chain of thousands of imports needs no deep stack.
+fn tarjan(out: &[Vec<(usize, u32)>], include: &[bool]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let n = out.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut groups = Vec::new();
+    let mut next = 0;
+    for root in (0..n).filter(|&r| include[r]) {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, position in its edge list)
+        let mut calls = vec![(root, 0usize)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut at)) = calls.last_mut() {
+            if let Some(&(w, _)) = out[v].get(*at) {
+                *at += 1;
+                if !include[w] {
+                    continue;
+                }
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut group = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    group.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                groups.push(group);
+            }
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(rel: &str, language: &str, imports: &[&str]) -> FileResult {
+        let mut f = FileResult::skipped(rel, 0, crate::outcome::Skip::Empty);
+        f.language = Some(language.to_owned());
+        f.imports = imports.iter().map(|s| (*s).to_owned()).collect();
+        f
+    }
+
+    fn edges(graph: &ImportGraph, files: &[FileResult], i: usize) -> Vec<String> {
+        graph.out[i].iter().map(|&(f, _)| files[f].rel.clone()).collect()
+    }
+
+    #[test]
+    fn rust_paths_and_module_declarations_resolve_to_files() {
+        let files = vec![
+            file("app/src/lib.rs", "rust", &["mod a;", "mod b;", "pub use crate::a::A;"]),
+            file(
+                "app/src/a.rs",
+                "rust",
+                &["use crate::b::{B, c::C};", "use super::Root;", "mod inner;"],
+            ),
+            file("app/src/a/inner.rs", "rust", &["use super::super::b::B;", "use util::helper;"]),
+            file("app/src/b/mod.rs", "rust", &["use std::fmt;", "mod c;"]),
+            file("app/src/b/c.rs", "rust", &["use self::x::Y;"]),
+            file("util/src/lib.rs", "rust", &[]),
+        ];
+        let graph = ImportGraph::build(&files);
+        assert_eq!(edges(&graph, &files, 0), ["app/src/a.rs", "app/src/b/mod.rs"]);
+        assert_eq!(
+            edges(&graph, &files, 1),
+            ["app/src/a/inner.rs", "app/src/b/mod.rs", "app/src/b/c.rs"]
+        );
+        // `use util::helper` names another crate of the run: its root is a re-export, no edge.
+        assert_eq!(edges(&graph, &files, 2), ["app/src/b/mod.rs"]);
+        assert_eq!(edges(&graph, &files, 3), ["app/src/b/c.rs"]);
+        assert!(graph.unresolved >= 3, "{graph:?}");
+    }
+
+    #[test]
+    fn python_ecma_go_and_java_imports_resolve() {
+        let files = vec![
+            file("go.mod", "text", &[]),
+            file("pkg/a/__init__.py", "python", &["from .b import thing", "from . import c"]),
+            file("pkg/a/b.py", "python", &["import pkg.a.c", "import os"]),
+            file("pkg/a/c.py", "python", &["from ..d import x"]),
+            file("pkg/d.py", "python", &[]),
+            file("pkg/__init__.py", "python", &[]),
+            file(
+                "web/app.ts",
+                "typescript",
+                &["import { x } from './lib/x.js'", "import y from '../web/lib'"],
+            ),
+            file("web/lib/index.ts", "typescript", &[]),
+            file("web/lib/x.ts", "typescript", &["import React from 'react'"]),
+            file(
+                "src/com/a/A.java",
+                "java",
+                &["package com.a;", "import com.b.B;\nimport com.b.*;"],
+            ),
+            file("src/com/b/B.java", "java", &["package com.b;"]),
+            file("src/com/b/C.java", "java", &["package com.b;"]),
+        ];
+        let graph = ImportGraph::build(&files);
+        assert_eq!(edges(&graph, &files, 1), ["pkg/a/b.py", "pkg/a/c.py"]);
+        assert_eq!(edges(&graph, &files, 2), ["pkg/a/c.py"]);
+        assert_eq!(edges(&graph, &files, 3), ["pkg/d.py"]);
+        assert_eq!(edges(&graph, &files, 6), ["web/lib/index.ts", "web/lib/x.ts"]);
+        assert_eq!(edges(&graph, &files, 9), ["src/com/b/B.java", "src/com/b/C.java"]);
+        // B.java: named once (1000) and by the wildcard (500), capped at one whole import.
+        assert_eq!(graph.out[9], [(10, WHOLE), (11, WHOLE / 2)]);
+    }
+
+    #[test]
+    fn go_imports_name_every_file_of_the_package() {
+        let mut module = file("go.mod", "text", &[]);
+        module.chunks.push(cleave_core::Chunk {
+            id: String::new(),
+            path: "go.mod".into(),
+            language: "text".into(),
+            kind: cleave_core::ContentKind::Prose,
+            byte_start: 0,
+            byte_end: 20,
+            line_start: 1,
+            line_end: 1,
+            tokens: 20,
+            symbols: vec![],
+            scope: vec![],
+            part: None,
+            provenance: None,
+            classification: None,
+            header: String::new(),
+            text: "module example.com/m\n".into(),
+        });
+        let files = vec![
+            module,
+            file(
+                "cmd/main.go",
+                "go",
+                &["package main", "import (\n\"fmt\"\n\"example.com/m/store\"\n)"],
+            ),
+            file("store/a.go", "go", &["package store"]),
+            file("store/a_test.go", "go", &["package store"]),
+            file("store/b.go", "go", &["package store"]),
+        ];
+        let graph = ImportGraph::build(&files);
+        assert_eq!(graph.out[1], [(2, WHOLE / 2), (4, WHOLE / 2)]);
+        assert_eq!((graph.resolved, graph.unresolved), (1, 1));
+    }
+
+    #[test]
+    fn cycles_are_one_group_placed_before_their_users() {
+        // 0 → 3, 3 → 1, 1 → 3 (a cycle), 2 alone.
+        let out = vec![vec![(3, 1)], vec![(3, 1)], vec![], vec![(1, 1)]];
+        let graph = ImportGraph { out, ..ImportGraph::default() };
+        let (order, largest) = graph.order(&[true; 4], &["a/0", "a/1", "a/2", "a/3"]);
+        assert_eq!(order, [1, 3, 0, 2]);
+        assert_eq!(largest, 2);
+        // Another folder's files keep their place; a folder's own dependency moves first.
+        let out = vec![vec![(2, 1), (3, 1)], vec![(2, 1)], vec![], vec![]];
+        let graph = ImportGraph { out, ..ImportGraph::default() };
+        let (order, _) = graph.order(&[true; 4], &["a/0", "a/1", "b/2", "a/3"]);
+        assert_eq!(order, [3, 0, 1, 2]);
+    }
+}

@@ -1,0 +1,297 @@
+//! `cleave pack`: packs lossless over the set, each within its budget, the same at any thread
+//! count, import cycles packed together, no tiny trailing pack; `cleave verify` on pack folders.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{cleave, fixture, unit};
+
+/// Runs `cleave pack PATH --out OUT` with `extra` arguments; returns stderr and the exit code.
+fn pack(path: &Path, out: &Path, extra: &[&str]) -> (String, i32) {
+    let res = cleave()
+        .arg("pack")
+        .arg(path)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("run cleave pack");
+    (String::from_utf8_lossy(&res.stderr).into_owned(), res.status.code().unwrap_or(-1))
+}
+
+fn manifest(out: &Path) -> Value {
+    let text = fs::read_to_string(out.join("manifest.json")).expect("manifest");
+    serde_json::from_str(&text).expect("manifest parses")
+}
+
+fn packs(m: &Value) -> &Vec<Value> {
+    m["packs"].as_array().expect("packs")
+}
+
+/// Which packs (1-based) hold members of `path`.
+fn packs_of(m: &Value, path: &str) -> Vec<u64> {
+    packs(m)
+        .iter()
+        .filter(|p| p["members"].as_array().expect("members").iter().any(|x| x["path"] == path))
+        .map(|p| p["pack"].as_u64().expect("pack number"))
+        .collect()
+}
+
+/// Checks, independently of `cleave verify`: every pack file within the budget, every member
+/// body its file's slice, and each file's bodies in pack order giving the file back.
+fn check_packs(root: &Path, out: &Path, budget: usize, unit_name: &str) {
+    let m = manifest(out);
+    let sizer = unit(unit_name).sizer();
+    let mut rebuilt: BTreeMap<String, String> = BTreeMap::new();
+    for p in packs(&m) {
+        let file = p["file"].as_str().expect("file");
+        let text = fs::read_to_string(out.join(file)).expect("pack file");
+        let size = sizer.size(&text);
+        assert!(size <= budget, "{file}: {size} > {budget}");
+        assert_eq!(p["size"].as_u64(), Some(size as u64), "{file}: recorded size");
+        assert!(text.starts_with(p["frame"].as_str().expect("frame")));
+        for member in p["members"].as_array().expect("members") {
+            let (start, end) = (
+                member["body_start"].as_u64().unwrap() as usize,
+                member["body_end"].as_u64().unwrap() as usize,
+            );
+            let body = &text[start..end];
+            let path = member["path"].as_str().expect("path");
+            let (from, to) = (
+                member["byte_start"].as_u64().unwrap() as usize,
+                member["byte_end"].as_u64().unwrap() as usize,
+            );
+            let whole = rebuilt.entry(path.to_owned()).or_default();
+            assert_eq!(whole.len(), from, "{path}: members out of order or with a gap");
+            assert_eq!(to - from, body.len());
+            whole.push_str(body);
+        }
+    }
+    for (path, text) in &rebuilt {
+        let on_disk = fs::read_to_string(root.join(path)).expect("input file");
+        assert_eq!(&on_disk, text, "{path}: not given back whole");
+    }
+    let files: Vec<&Value> = m["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter(|f| f["outcome"] != "skipped")
+        .collect();
+    assert_eq!(files.len(), rebuilt.len(), "every chunked file is in some pack");
+}
+
+#[test]
+fn packs_are_lossless_and_within_budget_and_verify_agrees() {
+    let dir = tempfile::tempdir().expect("temp");
+    for root in [fixture("code"), fixture("mixed")] {
+        for (budget, unit_name) in [(2000, "chars"), (8000, "chars"), (1000, "tokens")] {
+            let out = dir.path().join(format!("out-{budget}-{unit_name}"));
+            let b = budget.to_string();
+            let (err, code) = pack(&root, &out, &["--budget", &b, "--unit", unit_name]);
+            assert_eq!(code, 0, "{err}");
+            check_packs(&root, &out, budget, unit_name);
+            let res = cleave()
+                .args(["verify", out.to_str().unwrap(), "--root", root.to_str().unwrap()])
+                .args(["--budget", &b, "--unit", unit_name])
+                .output()
+                .expect("verify");
+            assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
+        }
+    }
+}
+
+#[test]
+fn verify_finds_a_changed_pack_and_a_lower_budget() {
+    let dir = tempfile::tempdir().expect("temp");
+    let (root, out) = (fixture("code"), dir.path().join("out"));
+    assert_eq!(pack(&root, &out, &["--budget", "3000"]).1, 0);
+    let verify = |budget: &str| {
+        cleave()
+            .args([
+                "verify",
+                out.to_str().unwrap(),
+                "--root",
+                root.to_str().unwrap(),
+                "--budget",
+                budget,
+            ])
+            .output()
+            .expect("verify")
+    };
+    assert!(verify("3000").status.success());
+    // A budget below the largest pack: that pack is over it.
+    let res = verify("600");
+    assert_eq!(res.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&res.stdout).contains("over the budget"));
+    // One byte of one body changed: that member is no longer its file's slice.
+    let m = manifest(&out);
+    let first = &packs(&m)[0];
+    let file = out.join(first["file"].as_str().unwrap());
+    let at = first["members"][0]["body_start"].as_u64().unwrap() as usize;
+    let mut bytes = fs::read(&file).unwrap();
+    bytes[at] = if bytes[at] == b'x' { b'y' } else { b'x' };
+    fs::write(&file, bytes).unwrap();
+    let res = verify("3000");
+    assert_eq!(res.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&res.stdout).contains("is not the file's slice"));
+}
+
+#[test]
+fn packs_are_the_same_at_any_thread_count() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = fixture("mixed");
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("t{threads}"));
+        assert_eq!(pack(&root, &out, &["--budget", "1500", "--threads", threads]).1, 0);
+        let mut files = BTreeMap::new();
+        for e in fs::read_dir(out.join("packs")).unwrap().flatten() {
+            files.insert(e.file_name(), fs::read(e.path()).unwrap());
+        }
+        outputs.push((fs::read(out.join("manifest.json")).unwrap(), files));
+    }
+    assert!(outputs[0] == outputs[1], "pack output differs between 1 and 2 threads");
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let path = dir.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn filler(name: &str, lines: usize) -> String {
+    (0..lines).map(|i| format!("def {name}_{i}(x):\n    return x + {i}\n\n\n")).collect()
+}
+
+#[test]
+fn an_import_cycle_is_packed_together() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    // a and z import each other; in path order 40 modules stand between them, two to a pack
+    // with no room for z beside them, and more of them than gap filling looks ahead.
+    let body = "\n\n".to_owned() + &filler("helper", 8);
+    write(&root, "app/a.py", &format!("from app.z import Z\n\n\nclass A:\n    pass\n{body}"));
+    for k in 0..40 {
+        write(&root, &format!("app/f{k:02}.py"), &filler(&format!("f{k:02}"), 14));
+    }
+    write(&root, "app/z.py", &format!("from app.a import A\n\n\nclass Z(A):\n    pass\n{body}"));
+    let out = dir.path().join("out");
+    for order in ["imports", "directory"] {
+        let (err, code) = pack(&root, &out, &["--budget", "1000", "--order", order, "--force"]);
+        assert_eq!(code, 0, "{err}");
+        check_packs(&root, &out, 1000, "chars");
+        let m = manifest(&out);
+        let (a, z) = (packs_of(&m, "app/a.py"), packs_of(&m, "app/z.py"));
+        if order == "imports" {
+            assert_eq!(a, z, "a cycle is one group, in one pack");
+            assert_eq!(m["stats"]["largest_cycle"], 2);
+            assert_eq!(m["stats"]["import_locality"], 1.0);
+        } else {
+            assert_ne!(a, z, "path order puts the large modules between them");
+        }
+    }
+}
+
+#[test]
+fn frames_name_the_packs_that_define_what_a_pack_imports() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    write(&root, "lib/base.py", &format!("class Base:\n    pass\n\n\n{}", filler("base", 80)));
+    write(&root, "lib/user.py", &format!("from lib.base import Base\n\n\n{}", filler("user", 80)));
+    let out = dir.path().join("out");
+    assert_eq!(pack(&root, &out, &["--budget", "4000"]).1, 0);
+    let m = manifest(&out);
+    let (base, user) = (packs_of(&m, "lib/base.py"), packs_of(&m, "lib/user.py"));
+    assert!(base.iter().all(|b| user.iter().all(|u| b < u)), "dependencies come first");
+    let first_user = user[0] as usize;
+    let p = &packs(&m)[first_user - 1];
+    assert_eq!(p["needs"][0]["pack"], base[0]);
+    assert_eq!(p["needs"][0]["files"][0], "lib/base.py");
+    let frame = p["frame"].as_str().unwrap();
+    assert!(frame.starts_with(&format!("[cleave pack {first_user} of ")), "{frame}");
+    assert!(frame.contains(&format!("needs: pack {} (lib/base.py)", base[0])), "{frame}");
+    let base_frame = packs(&m)[base[0] as usize - 1]["frame"].as_str().unwrap();
+    assert!(base_frame.contains("defines: Base"), "{base_frame}");
+    assert!(base_frame.contains(&format!("used by: pack {first_user}")), "{base_frame}");
+}
+
+#[test]
+fn a_tiny_file_is_not_left_as_a_trailing_crumb() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    // a and b fill one pack; c alone after them would be a crumb of a pack.
+    write(&root, "a.txt", &"alpha words here\n".repeat(31));
+    write(&root, "b.txt", &"beta words here.\n".repeat(23));
+    // 8 units of header and 40 of body: under 5 % of the budget, and a + b + c is over the
+    // room a pack leaves beside its frame (975).
+    write(
+        &root,
+        "c.txt",
+        &format!("{}\n", "gamma ".repeat(7).trim_end().chars().take(39).collect::<String>()),
+    );
+    let out = dir.path().join("out");
+    assert_eq!(pack(&root, &out, &["--budget", "1000"]).1, 0);
+    check_packs(&root, &out, 1000, "chars");
+    let m = manifest(&out);
+    assert_eq!(packs(&m).len(), 2);
+    assert_eq!(m["stats"]["crumbs"], 0);
+    assert_eq!(packs_of(&m, "c.txt"), packs_of(&m, "b.txt"));
+    assert_ne!(packs_of(&m, "a.txt"), packs_of(&m, "b.txt"));
+}
+
+#[test]
+fn packs_as_json_lines_on_stdout() {
+    let root = fixture("code");
+    let res = cleave()
+        .args(["pack", root.to_str().unwrap(), "--budget", "4000", "-q"])
+        .output()
+        .expect("run");
+    assert!(res.status.success());
+    let text = String::from_utf8(res.stdout).expect("UTF-8");
+    let records: Vec<Value> =
+        text.lines().map(|l| serde_json::from_str(l).expect("record")).collect();
+    assert!(!records.is_empty());
+    for (k, r) in records.iter().enumerate() {
+        assert_eq!(r["pack"], k + 1);
+        let body = r["text"].as_str().unwrap();
+        assert!(body.chars().count() <= 4000);
+        assert!(body.starts_with(r["frame"].as_str().unwrap()));
+        for member in r["members"].as_array().unwrap() {
+            let path = root.join(member["path"].as_str().unwrap());
+            let file = fs::read_to_string(path).unwrap();
+            let (s, e) = (
+                member["byte_start"].as_u64().unwrap() as usize,
+                member["byte_end"].as_u64().unwrap() as usize,
+            );
+            let (bs, be) = (
+                member["body_start"].as_u64().unwrap() as usize,
+                member["body_end"].as_u64().unwrap() as usize,
+            );
+            assert_eq!(&body[bs..be], &file[s..e]);
+        }
+    }
+}
+
+#[test]
+fn pack_output_is_guarded_like_chunk_output() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    write(&root, "a.py", "x = 1\n");
+    // Into the input itself: refused, nothing written.
+    let (err, code) = pack(&root, &root, &[]);
+    assert_eq!(code, 2, "{err}");
+    // A folder of someone's files: refused without --force.
+    let other = dir.path().join("other");
+    write(&other, "keep.txt", "mine\n");
+    let (err, code) = pack(&root, &other, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(other.join("keep.txt").exists());
+    // An earlier pack output is replaced without --force.
+    let out = dir.path().join("out");
+    assert_eq!(pack(&root, &out, &[]).1, 0);
+    assert_eq!(pack(&root, &out, &["--budget", "3000"]).1, 0);
+    assert!(out.join("packs/0001.txt").exists());
+}
