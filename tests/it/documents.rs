@@ -1,11 +1,16 @@
-//! Office documents: decoded into a Markdown text view whose records name their page, slide
-//! or sheet; the invariants hold over the text view, which `cleave verify` re-derives.
+//! Documents (DOCX, PPTX, XLSX, PDF, EPUB, HTML): decoded into a Markdown text view whose
+//! records name their page, slide, sheet or chapter; the invariants hold over the text view,
+//! which `cleave verify` re-derives.
 
 use std::fs;
 
+use cleave_engine::Chunk;
 use serde_json::Value;
 
 use crate::support::{by_path, cleave, fixture, parse_jsonl, run};
+
+/// The decoded formats the fixtures hold, by extension.
+const DECODED: &[&str] = &[".docx", ".pptx", ".xlsx", ".pdf", ".epub", ".html"];
 
 #[test]
 fn office_documents_are_chunked_with_their_pages() {
@@ -81,13 +86,17 @@ fn broken_documents_are_skipped_with_a_reason() {
 
 #[test]
 fn extract_prints_the_text_view_the_records_index() {
-    let file = fixture("documents/report.docx");
-    let out = cleave().arg("extract").arg(&file).output().unwrap();
-    assert!(out.status.success());
-    let view = String::from_utf8(out.stdout).unwrap();
-    let (records, _, _) = run(&[file.to_str().unwrap(), "--budget", "300", "-q"]);
-    for c in parse_jsonl(&records) {
-        assert_eq!(&view[c.byte_start..c.byte_end], c.text);
+    for name in ["report.docx", "paper.pdf", "book.epub", "page.html"] {
+        let file = fixture(&format!("documents/{name}"));
+        let out = cleave().arg("extract").arg(&file).output().unwrap();
+        assert!(out.status.success(), "{name}");
+        let view = String::from_utf8(out.stdout).unwrap();
+        let (records, _, _) = run(&[file.to_str().unwrap(), "--budget", "300", "-q"]);
+        let records = parse_jsonl(&records);
+        assert!(!records.is_empty(), "{name}");
+        for c in records {
+            assert_eq!(&view[c.byte_start..c.byte_end], c.text, "{name}");
+        }
     }
 }
 
@@ -101,9 +110,15 @@ fn an_out_folder_holds_each_decoded_text_view() {
     assert_eq!(code, 0, "{err}");
     let manifest: Value =
         serde_json::from_slice(&fs::read(out.join("manifest.json")).unwrap()).unwrap();
-    let decoded = manifest["chunks"].as_array().unwrap().iter().filter(|c| {
-        [".docx", ".pptx", ".xlsx"].iter().any(|e| c["path"].as_str().unwrap().ends_with(e))
-    });
+    let decoded: Vec<&Value> = manifest["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| DECODED.iter().any(|e| c["path"].as_str().unwrap().ends_with(e)))
+        .collect();
+    for ext in DECODED {
+        assert!(decoded.iter().any(|c| c["path"].as_str().unwrap().ends_with(ext)), "{ext}");
+    }
     for c in decoded {
         let view = fs::read_to_string(out.join(c["view"].as_str().expect("a view"))).unwrap();
         let body = fs::read_to_string(out.join(c["file"].as_str().unwrap())).unwrap();
@@ -114,4 +129,223 @@ fn an_out_folder_holds_each_decoded_text_view() {
     // The folder is cleave's own, views included: a second run replaces it.
     let (_, err, code) = run(&[dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]);
     assert_eq!(code, 0, "{err}");
+}
+
+/// The records of one fixture document at a budget.
+fn records(name: &str, budget: usize, unit: &str) -> Vec<Chunk> {
+    let file = fixture(&format!("documents/{name}"));
+    let budget = budget.to_string();
+    let (out, err, code) =
+        run(&[file.to_str().unwrap(), "--budget", &budget, "--unit", unit, "-q"]);
+    assert_eq!(code, 0, "{name}: {err}");
+    parse_jsonl(&out)
+}
+
+fn tags(chunks: &[Chunk]) -> Vec<String> {
+    chunks.iter().map(|c| c.provenance.as_ref().expect("provenance").tag.clone()).collect()
+}
+
+/// The page, slide or chapter a record names, as its tag shows it (`p.3`, `ch. One`).
+fn label_of(c: &Chunk) -> String {
+    let page = c.provenance.as_ref().and_then(|p| p.page.as_ref());
+    page.map(ToString::to_string).unwrap_or_else(|| panic!("{}: no page", c.text))
+}
+
+fn page_of(c: &Chunk) -> u32 {
+    let label = label_of(c);
+    label.strip_prefix("p.").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{label}"))
+}
+
+#[test]
+fn pdf_pages_bookmarks_ligatures_and_hyphens() {
+    let chunks = records("paper.pdf", 200, "chars");
+    assert!(chunks.iter().all(|c| c.language == "pdf"));
+    let tags = tags(&chunks);
+    assert!(tags[0].starts_with("[source:paper.pdf | p.1 | ¶1 | §Cleave Test Paper"), "{tags:?}");
+    assert!(
+        tags.iter()
+            .any(|t| t.contains("p.4")
+                && t.contains("§Cleave Test Paper > 2 Two Columns > 2.1 Results")),
+        "{tags:?}"
+    );
+    let text: String = chunks.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(text.matches('\u{c}').count(), 3, "four pages, three form feeds: {text}");
+    assert!(text.contains("# Cleave Test Paper\n"), "{text}");
+    assert!(text.contains("## 1 Introduction\n"), "{text}");
+    assert!(text.contains("We find the efficient path through long documents without"), "{text}");
+    assert!(text.contains("co-author-"), "{text}");
+    assert!(!text.contains('\u{fb01}') && !text.contains('\u{fb03}'), "{text}");
+    // The two-column page: every sentence of each column is there.
+    for i in 1..8 {
+        assert!(text.contains(&format!("Left column sentence {i} about sorting.")), "{text}");
+        assert!(text.contains(&format!("Right column sentence {i} about parsing.")), "{text}");
+    }
+}
+
+/// Every chunk's text lies on the pages its record names: its first byte on the named page
+/// (the page a chunk starts on is the one before as many form feeds), its last visible one on
+/// the named last page, and each page's marker
+/// word, wherever a chunk holds it, on the page it was written on, at many budgets and units.
+#[test]
+fn every_chunk_lies_on_the_pages_its_record_names() {
+    let view = String::from_utf8(
+        cleave().arg("extract").arg(fixture("documents/paper.pdf")).output().unwrap().stdout,
+    )
+    .unwrap();
+    let markers = ["pageonemark", "pagetwomark", "pagethreemark", "pagefourmark"];
+    for unit in ["chars", "tokens", "bytes"] {
+        for budget in [32, 40, 64, 100, 150, 240, 400, 1000, 4000] {
+            let chunks = records("paper.pdf", budget, unit);
+            let mut seen = 0;
+            for c in &chunks {
+                let page = page_of(c);
+                let feeds = view[..c.byte_start].matches('\u{c}').count() as u32;
+                assert_eq!(page, feeds + 1, "{unit} {budget}: {c:?}");
+                // The last page is the one its last visible character is on.
+                let last = c.text.trim_end().len();
+                let feeds_in = c.text[..last].matches('\u{c}').count() as u32;
+                let page_end = c.provenance.as_ref().and_then(|p| p.page_end.clone());
+                assert_eq!(
+                    page_end,
+                    Some(cleave_engine::PageLabel::Page(page + feeds_in)),
+                    "{unit} {budget}: {c:?}"
+                );
+                if feeds_in > 0 {
+                    let tag = &c.provenance.as_ref().unwrap().tag;
+                    assert!(tag.contains(&format!("pp.{page}-{}", page + feeds_in)), "{tag}");
+                }
+                for (piece_idx, piece) in c.text.split('\u{c}').enumerate() {
+                    for (m, marker) in markers.iter().enumerate() {
+                        if piece.contains(marker) {
+                            seen += 1;
+                            assert_eq!(
+                                page as usize + piece_idx,
+                                m + 1,
+                                "{unit} {budget}: {marker} in {c:?}"
+                            );
+                        }
+                    }
+                }
+            }
+            assert!(seen >= markers.len(), "{unit} {budget}: every marker is in some chunk");
+        }
+    }
+    // The same for the chapters of a book.
+    for budget in [40, 100, 300, 2000] {
+        for c in records("book.epub", budget, "chars") {
+            let label = label_of(&c);
+            let chapter = label.strip_prefix("ch. ").unwrap_or_else(|| panic!("{label}"));
+            for (marker, name) in
+                [("chapteronemark", "Chapter One"), ("chaptertwomark", "Chapter Two")]
+            {
+                if c.text.contains(marker) && !c.text.contains("chapterthreemark") {
+                    let first = c.text.find(marker).unwrap();
+                    let before_next = ["## Chapter Two", "## Part Two Notes"]
+                        .iter()
+                        .all(|h| c.text.find(h).is_none_or(|at| at > first));
+                    if before_next {
+                        assert_eq!(chapter, name, "{budget}: {c:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn epub_chapters_follow_the_spine_and_the_table_of_contents() {
+    let chunks = records("book.epub", 120, "chars");
+    assert!(chunks.iter().all(|c| c.language == "epub"));
+    let tags = tags(&chunks);
+    assert!(
+        tags[0].starts_with("[source:book.epub | ch. Chapter One | ¶1 | §Chapter One"),
+        "{tags:?}"
+    );
+    assert!(
+        tags.iter().any(|t| t.contains("ch. Chapter Two") && t.contains("§Part Two > Chapter Two")),
+        "{tags:?}"
+    );
+    assert!(
+        tags.iter()
+            .any(|t| t.contains("ch. Part Two Notes") && t.contains("§Part Two > Part Two Notes")),
+        "{tags:?}"
+    );
+    let text: String = chunks.iter().map(|c| c.text.as_str()).collect();
+    let one = text.find("chapteronemark").unwrap();
+    let two = text.find("chaptertwomark").unwrap();
+    let three = text.find("chapterthreemark").unwrap();
+    assert!(one < two && two < three, "spine order: {text}");
+    assert!(text.contains("```\nlet x = 1;\nlet y = 2;\n```"), "{text}");
+    assert!(text.contains("| spine | reading order |"), "{text}");
+    assert!(!text.contains("var gone"), "scripts are dropped: {text}");
+}
+
+#[test]
+fn html_is_read_as_markdown_with_its_headings_as_sections() {
+    let chunks = records("page.html", 120, "chars");
+    assert!(chunks.iter().all(|c| c.language == "html"));
+    let tags = tags(&chunks);
+    assert!(tags.iter().any(|t| t.contains("§Install guide > From source")), "{tags:?}");
+    assert!(tags.iter().any(|t| t.contains("§Install guide > Options > Defaults")), "{tags:?}");
+    let text: String = chunks.iter().map(|c| c.text.as_str()).collect();
+    assert!(text.starts_with("# Install guide\n"), "{text}");
+    assert!(
+        text.contains("```\ngit clone https://example.invalid/cleave\ncargo build --release\n```"),
+        "{text}"
+    );
+    assert!(text.contains("| --budget | size of a chunk |"), "{text}");
+    assert!(text.contains("- Budget in tokens"), "{text}");
+    assert!(text.contains("`cargo` & nothing else"), "{text}");
+    for gone in ["window.tracking", "font-family", "Home"] {
+        assert!(!text.contains(gone), "{gone}: {text}");
+    }
+}
+
+/// Truncated, corrupt, encrypted and image-only PDFs end with a reason, the run goes on, and
+/// `verify` accepts a file that was skipped for a reason it re-derives.
+#[test]
+fn broken_pdfs_end_with_a_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    fs::create_dir(&input).unwrap();
+    let good = fs::read(fixture("documents/paper.pdf")).unwrap();
+    fs::write(input.join("truncated.pdf"), &good[..good.len() / 3]).unwrap();
+    fs::write(input.join("garbage.pdf"), b"%PDF-1.7\n1 0 obj << /Type /Catalog").unwrap();
+    fs::write(input.join("text.pdf"), "not a PDF at all\n").unwrap();
+    for name in ["encrypted.pdf", "image-only.pdf"] {
+        fs::copy(fixture(&format!("broken-documents/{name}")), input.join(name)).unwrap();
+    }
+    fs::write(input.join("a.txt"), "still chunked\n").unwrap();
+    let rep = tmp.path().join("r.json");
+    let dir = input.to_str().unwrap();
+    let (out, err, code) = run(&[dir, "--report", rep.to_str().unwrap(), "-q"]);
+    assert_eq!(code, 0, "a document that cannot be read is no read error: {err}");
+    let files = by_path(parse_jsonl(&out));
+    assert!(files.contains_key("a.txt"));
+    let report: Value = serde_json::from_slice(&fs::read(&rep).unwrap()).unwrap();
+    let entry = |name: &str| -> Value {
+        report["files"].as_array().unwrap().iter().find(|f| f["path"] == name).unwrap().clone()
+    };
+    for (name, reason) in [
+        ("garbage.pdf", "pdf that cannot be read"),
+        ("text.pdf", "no %PDF- header"),
+        ("encrypted.pdf", "encrypted"),
+        ("image-only.pdf", "pdf without text"),
+    ] {
+        let e = entry(name);
+        assert_eq!(e["outcome"], "skipped", "{e}");
+        assert!(e["reason"].as_str().unwrap().contains(reason), "{e}");
+    }
+    // A truncated PDF is read as far as its pages can be, or skipped saying why.
+    let e = entry("truncated.pdf");
+    match e["outcome"].as_str().unwrap() {
+        "skipped" => {
+            assert!(e["reason"].as_str().unwrap().contains("pdf that cannot be read"), "{e}")
+        }
+        _ => assert!(files.contains_key("truncated.pdf"), "{e}"),
+    }
+    let jsonl = tmp.path().join("out.jsonl");
+    fs::write(&jsonl, &out).unwrap();
+    let res = cleave().args(["verify", jsonl.to_str().unwrap(), "--root", dir]).output().unwrap();
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
 }

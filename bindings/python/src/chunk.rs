@@ -165,7 +165,7 @@ impl PyChunk {
         self.chunk.part.as_ref().map(|p| to_py(py, p)).transpose()
     }
 
-    /// For documents: `{"section", "paragraph", "char_offset", "page"?, "tag"}`.
+    /// For documents: `{"section", "paragraph", "char_offset", "page"?, "page_end"?, "tag"}`.
     #[getter]
     fn provenance<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.chunk.provenance.as_ref().map(|p| to_py(py, p)).transpose()

@@ -70,7 +70,9 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
                     skip @ (Skip::Binary
                     | Skip::NotUtf8 { .. }
                     | Skip::BadUtf16 { .. }
-                    | Skip::Utf16NoBom),
+                    | Skip::Utf16NoBom
+                    | Skip::BadDocument(..)
+                    | Skip::NoText(_)),
                 ) if chunks.is_none() => {
                     let _ = skip;
                     continue;

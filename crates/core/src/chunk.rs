@@ -81,6 +81,11 @@ pub struct Provenance {
     /// serialises as a bare number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page: Option<PageLabel>,
+    /// Page (slide, sheet, chapter) of the body's last visible character: the same as `page`
+    /// for a body on one page, a later one for a body that runs over a page break. Present
+    /// whenever `page` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_end: Option<PageLabel>,
     /// The rendered tag: `[source:FILE | p.N | ¶N | §A > B | @offset]`.
     pub tag: String,
 }
@@ -102,17 +107,27 @@ pub struct Classification {
 }
 
 /// Renders a provenance tag: `[source:FILE | p.N | ¶N | §A > B | @offset]` (a slide reads
-/// `slide N`, a sheet `sheet NAME`, a chapter `ch. NAME`).
+/// `slide N`, a sheet `sheet NAME`, a chapter `ch. NAME`). `pages` are the first and last page
+/// of the body: a body over a page break reads `pp.3-4` (`slides 2-3`, or `first – last` for
+/// names).
 pub fn provenance_tag(
     path: &str,
-    page: Option<&PageLabel>,
+    pages: Option<(&PageLabel, &PageLabel)>,
     paragraph: usize,
     section: &[String],
     char_offset: usize,
 ) -> String {
     let mut tag = format!("[source:{path}");
-    if let Some(page) = page {
-        tag.push_str(&format!(" | {page}"));
+    match pages {
+        Some((first, last)) if first != last => match (first, last) {
+            (PageLabel::Page(a), PageLabel::Page(b)) => tag.push_str(&format!(" | pp.{a}-{b}")),
+            (PageLabel::Slide { slide: a }, PageLabel::Slide { slide: b }) => {
+                tag.push_str(&format!(" | slides {a}-{b}"))
+            }
+            _ => tag.push_str(&format!(" | {first} – {last}")),
+        },
+        Some((page, _)) => tag.push_str(&format!(" | {page}")),
+        None => {}
     }
     tag.push_str(&format!(" | ¶{paragraph}"));
     if !section.is_empty() {
@@ -157,9 +172,19 @@ pub fn locate(tree: &AtomTree, source: &Source<'_>, chunks: &mut [Chunk]) {
         let section = if tiles { section_path(&tree.root, start) } else { Vec::new() };
         let paragraph = paragraphs.partition_point(|&b| b <= start).max(1);
         let page = tree.locations.page_at(start).cloned();
-        let tag = provenance_tag(source.path(), page.as_ref(), paragraph, &section, chars_at.1);
+        let page_end = page.as_ref().map(|first| {
+            // The last visible byte names the last page: whitespace after a page break (the
+            // form feed's line end) does not put a body on the next page.
+            let end = chunk.byte_end.clamp(start, text.len());
+            let body = &text.as_bytes()[start..end];
+            let last =
+                body.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| start + i);
+            tree.locations.page_at(last).cloned().unwrap_or_else(|| first.clone())
+        });
+        let pages = page.as_ref().zip(page_end.as_ref());
+        let tag = provenance_tag(source.path(), pages, paragraph, &section, chars_at.1);
         chunk.provenance =
-            Some(Provenance { section, paragraph, char_offset: chars_at.1, page, tag });
+            Some(Provenance { section, paragraph, char_offset: chars_at.1, page, page_end, tag });
     }
 }
 
@@ -224,13 +249,29 @@ mod tests {
         assert_eq!(tag, "[source:guide.md | ¶3 | §Guide > Install | @120]");
         let page = PageLabel::Page(2);
         assert_eq!(
-            provenance_tag("a.pdf", Some(&page), 1, &[], 0),
+            provenance_tag("a.pdf", Some((&page, &page)), 1, &[], 0),
             "[source:a.pdf | p.2 | ¶1 | @0]"
+        );
+        assert_eq!(
+            provenance_tag("a.pdf", Some((&page, &PageLabel::Page(3))), 1, &[], 0),
+            "[source:a.pdf | pp.2-3 | ¶1 | @0]"
         );
         let slide = PageLabel::Slide { slide: 4 };
         assert_eq!(
-            provenance_tag("a.pptx", Some(&slide), 1, &[], 0),
+            provenance_tag("a.pptx", Some((&slide, &slide)), 1, &[], 0),
             "[source:a.pptx | slide 4 | ¶1 | @0]"
+        );
+        assert_eq!(
+            provenance_tag("a.pptx", Some((&slide, &PageLabel::Slide { slide: 6 })), 1, &[], 0),
+            "[source:a.pptx | slides 4-6 | ¶1 | @0]"
+        );
+        let (a, b) = (
+            PageLabel::Chapter { chapter: "A".into() },
+            PageLabel::Chapter { chapter: "B".into() },
+        );
+        assert_eq!(
+            provenance_tag("a.epub", Some((&a, &b)), 1, &[], 0),
+            "[source:a.epub | ch. A – ch. B | ¶1 | @0]"
         );
     }
 
@@ -271,6 +312,19 @@ mod tests {
         assert_eq!(p[0].tag, "[source:doc.md | ¶1 | §A | @0]");
         assert_eq!(p[1].tag, "[source:doc.md | p.2 | ¶3 | §B | @12]");
         assert_eq!((p[1].paragraph, p[1].char_offset), (3, 12));
+        assert_eq!(p[1].page_end, Some(PageLabel::Page(2)));
+        // A body over a page break names both pages; whitespace after the break does not.
+        tree.locations.pages = vec![(0, PageLabel::Page(1)), (10, PageLabel::Page(2))];
+        let mut whole = vec![test_chunk(text, 0..text.len()), test_chunk(text, 0..12)];
+        locate(&tree, &source, &mut whole);
+        let p = whole[0].provenance.as_ref().unwrap();
+        assert_eq!(
+            (p.page.clone(), p.page_end.clone()),
+            (Some(PageLabel::Page(1)), Some(PageLabel::Page(2)))
+        );
+        assert_eq!(p.tag, "[source:doc.md | pp.1-2 | ¶1 | §A | @0]");
+        let p = whole[1].provenance.as_ref().unwrap();
+        assert_eq!(p.page_end, Some(PageLabel::Page(1)), "{:?}", &text[0..12]);
         tree.content = ContentKind::Code;
         chunks.iter_mut().for_each(|c| c.provenance = None);
         locate(&tree, &source, &mut chunks);

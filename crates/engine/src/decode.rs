@@ -3,11 +3,18 @@
 //! UTF-8 passes through untouched (a byte-order mark included), so byte ranges index the file.
 //! UTF-16 with a byte-order mark is decoded into a UTF-8 text view. Office documents (DOCX,
 //! PPTX, XLSX) are decoded into a Markdown text view with a location map (pages, slides,
-//! sheets) by the decoder of their row in [`DOCUMENTS`]. Records then index the text view,
-//! and `cleave verify` re-derives it with the same function.
+//! sheets) by the decoder of their row in [`DOCUMENTS`], and so are PDF (pages), EPUB
+//! (chapters) and HTML when their cargo feature is on. Records then index the text view, and
+//! `cleave verify` re-derives it with the same function.
 
 mod docx;
+#[cfg(feature = "epub")]
+mod epub;
+#[cfg(feature = "html")]
+mod html;
 mod ooxml;
+#[cfg(feature = "pdf")]
+mod pdf;
 mod pptx;
 mod xlsx;
 
@@ -30,8 +37,26 @@ pub struct Document {
 type Decoder = fn(Vec<u8>) -> Result<Document, String>;
 const DOCUMENTS: &[(&str, Encoding, Decoder)] = &[
     ("docx", Encoding::Docx, docx::decode),
+    #[cfg(feature = "epub")]
+    ("epub", Encoding::Epub, epub::decode),
+    #[cfg(feature = "html")]
+    ("htm", Encoding::Html, html::decode),
+    #[cfg(feature = "html")]
+    ("html", Encoding::Html, html::decode),
+    #[cfg(feature = "pdf")]
+    ("pdf", Encoding::Pdf, pdf::decode),
     ("pptx", Encoding::Pptx, pptx::decode),
     ("xlsx", Encoding::Xlsx, xlsx::decode),
+];
+
+/// Binary document formats whose decoder this build left out, with the cargo feature that
+/// brings it: such a file is skipped with a reason naming the feature, not called binary.
+/// (HTML is text: without its feature it is chunked as its own source.)
+const LEFT_OUT: &[(&str, &str)] = &[
+    #[cfg(not(feature = "epub"))]
+    ("epub", "epub"),
+    #[cfg(not(feature = "pdf"))]
+    ("pdf", "pdf"),
 ];
 
 /// How many leading bytes are searched for a NUL to call a file binary (git's rule).
@@ -58,17 +83,34 @@ pub enum Encoding {
     /// An Excel workbook, read as Markdown, a table per sheet.
     #[serde(rename = "xlsx")]
     Xlsx,
+    /// A PDF, its pages' text joined with form feeds, bookmarks as headings.
+    #[serde(rename = "pdf")]
+    Pdf,
+    /// An EPUB book, read as Markdown in spine order, a location per chapter.
+    #[serde(rename = "epub")]
+    Epub,
+    /// An HTML page, read as Markdown.
+    #[serde(rename = "html")]
+    Html,
 }
 
 impl Encoding {
     /// Whether the text view is Markdown made from a document, not the file's own text.
     pub fn is_document(self) -> bool {
-        matches!(self, Encoding::Docx | Encoding::Pptx | Encoding::Xlsx)
+        self.document_name().is_some()
     }
 
     /// The document format's name, for records (`docx`, …).
     pub fn document_name(self) -> Option<&'static str> {
-        DOCUMENTS.iter().find(|(_, e, _)| *e == self).map(|(ext, _, _)| *ext)
+        match self {
+            Encoding::Utf8 | Encoding::Utf16Le | Encoding::Utf16Be => None,
+            Encoding::Docx => Some("docx"),
+            Encoding::Pptx => Some("pptx"),
+            Encoding::Xlsx => Some("xlsx"),
+            Encoding::Pdf => Some("pdf"),
+            Encoding::Epub => Some("epub"),
+            Encoding::Html => Some("html"),
+        }
     }
 }
 
@@ -106,6 +148,12 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
             Ok(Err(reason)) => Err(Skip::BadDocument(name, reason)),
             Err(_) => Err(Skip::BadDocument(name, "its decoder failed".to_owned())),
         };
+    }
+    if let Some((name, feature)) = LEFT_OUT.iter().find(|(e, _)| *e == ext) {
+        return Err(Skip::BadDocument(
+            name,
+            format!("this cleave was built without its `{feature}` feature"),
+        ));
     }
     if let Some(decoded) = utf16_with_bom(&bytes) {
         return decoded;
@@ -181,6 +229,36 @@ mod tests {
     #[test]
     fn documents_are_sorted_by_extension() {
         assert!(DOCUMENTS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[cfg(not(feature = "pdf"))]
+    #[test]
+    fn a_pdf_without_the_feature_is_skipped_naming_it() {
+        let res = decode("paper.pdf", b"%PDF-1.7\n".to_vec());
+        assert!(
+            matches!(&res, Err(Skip::BadDocument("pdf", why)) if why.contains("`pdf` feature")),
+            "{res:?}"
+        );
+    }
+
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn a_pdf_is_decoded_with_a_page_per_page() {
+        let bytes = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../fixtures/documents/paper.pdf"
+        ))
+        .expect("fixture");
+        let d = decode("paper.pdf", bytes).expect("decoded");
+        assert_eq!(d.encoding, Encoding::Pdf);
+        assert_eq!(d.pages.len(), 4);
+        for (n, (at, label)) in d.pages.iter().enumerate() {
+            assert_eq!(*label, PageLabel::Page(n as u32 + 1));
+            assert!(
+                n == 0 || d.text[..*at].ends_with('\u{c}'),
+                "page {n} starts after a form feed"
+            );
+        }
     }
 
     #[test]

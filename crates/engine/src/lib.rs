@@ -48,8 +48,8 @@ pub use cleave_code::{Language, languages};
 #[cfg(feature = "hf-tokenizers")]
 pub use cleave_core::HfTokenizer;
 pub use cleave_core::{
-    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Part, Provenance,
-    Source, Tokenizer, Unit, check_chunks, check_invariants,
+    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, PageLabel, Part,
+    Provenance, Source, Tokenizer, Unit, check_chunks, check_invariants,
 };
 pub use decode::{Decoded, Encoding, decode};
 pub use detect::{Kind, detect};

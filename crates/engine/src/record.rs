@@ -211,7 +211,8 @@ mod tests {
             paragraph: 3,
             char_offset: 120,
             page: Some(cleave_core::PageLabel::Page(2)),
-            tag: "[source:a.pdf | p.2 | ¶3 | @120]".into(),
+            page_end: Some(cleave_core::PageLabel::Page(3)),
+            tag: "[source:a.pdf | pp.2-3 | ¶3 | @120]".into(),
         });
         c.classification = Some(Classification {
             content_type: "theory".into(),

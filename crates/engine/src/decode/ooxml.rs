@@ -7,7 +7,7 @@ use std::io::{Cursor, Read};
 use quick_xml::events::{BytesStart, Event};
 
 /// Most bytes one document may expand to: a zip bomb is refused, not inflated.
-const MAX_EXPANDED: u64 = 256 << 20;
+pub const MAX_EXPANDED: u64 = 256 << 20;
 
 /// An opened Office archive.
 pub struct Archive {
@@ -47,6 +47,30 @@ impl Archive {
     pub fn required(&mut self, name: &str) -> Result<String, String> {
         self.part(name)?.ok_or_else(|| format!("no {name} in the archive"))
     }
+}
+
+/// Checks that a zip archive read by another reader (an EPUB, through rbook) expands to at most
+/// `limit` bytes, by inflating every entry once through a bounded reader: the sizes an archive
+/// declares can lie, what comes out of the decompressor cannot.
+#[cfg(feature = "epub")]
+pub fn check_expansion(bytes: &[u8], limit: u64) -> Result<(), String> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes))
+        .map_err(|e| format!("not a valid zip archive: {e}"))?;
+    let mut expanded = 0u64;
+    for i in 0..zip.len() {
+        let file = zip.by_index(i).map_err(|e| format!("entry {i}: {e}"))?;
+        if file.encrypted() {
+            return Err("encrypted".to_owned());
+        }
+        let room = limit.saturating_sub(expanded);
+        let read = std::io::copy(&mut file.take(room + 1), &mut std::io::sink())
+            .map_err(|e| format!("entry {i}: {e}"))?;
+        expanded += read;
+        if read > room {
+            return Err(format!("expands past {} MiB", limit >> 20));
+        }
+    }
+    Ok(())
 }
 
 /// The value of attribute `key` of an element: `key` is either a qualified name (`r:id`) or

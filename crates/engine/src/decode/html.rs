@@ -1,0 +1,90 @@
+//! HTML → a Markdown text view with htmd: headings as `#` lines (so the prose atomizer makes
+//! sections of them), `<pre>` as fenced code, tables as pipe tables, lists as lists; scripts,
+//! styles, navigation and other non-content elements are left out. EPUB chapters (XHTML)
+//! come through here too.
+//!
+//! Converting rather than chunking the source: a reader (or an LLM) asked about a page wants
+//! its text, not its markup, and the headings htmd writes are the sections the Markdown
+//! atomizer already knows. Byte-exact chunking of HTML as code (tree-sitter-html, for
+//! templates and web code) is another path, not this one.
+
+use super::{Document, PageLabel};
+
+/// Elements whose content is no reading matter.
+const SKIPPED: &[&str] =
+    &["script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "object"];
+
+/// Decodes an HTML file (UTF-8; another encoding's bytes are replaced, not guessed at).
+pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
+    let html = match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    let text = to_markdown(&html)?;
+    Ok(Document { text, locations: Vec::<(usize, PageLabel)>::new() })
+}
+
+/// HTML (or XHTML) as Markdown ending in a newline: the shared step of HTML and EPUB.
+pub fn to_markdown(html: &str) -> Result<String, String> {
+    let converter = htmd::HtmlToMarkdown::builder()
+        .options(htmd::options::Options {
+            bullet_list_marker: htmd::options::BulletListMarker::Dash,
+            ul_bullet_spacing: 1,
+            ol_number_spacing: 1,
+            ..Default::default()
+        })
+        .skip_tags(SKIPPED.to_vec())
+        .add_handler(vec!["pre"], pre_as_fence)
+        .build();
+    let mut md = converter.convert(html).map_err(|e| format!("not readable HTML: {e}"))?;
+    // The view is chunked as Markdown: a stray form feed or NUL would only confuse it.
+    md.retain(|c| c == '\n' || c == '\t' || !c.is_control());
+    if !md.is_empty() && !md.ends_with('\n') {
+        md.push('\n');
+    }
+    Ok(md)
+}
+
+/// A `<pre>` is a fenced block whether or not a `<code>` sits in it (htmd fences only
+/// `<pre><code>`; a bare `<pre>`, common in EPUB, would become loose lines).
+fn pre_as_fence(
+    handlers: &dyn htmd::element_handler::Handlers,
+    element: htmd::Element,
+) -> Option<htmd::element_handler::HandlerResult> {
+    let inner = handlers.walk_children(element.node).content;
+    let body = inner.trim_matches('\n');
+    if body.starts_with("```") || body.starts_with("~~~") || body.trim().is_empty() {
+        return Some(format!("\n\n{body}\n\n").into());
+    }
+    // A fence longer than any backtick run inside.
+    let longest = body.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    Some(format!("\n\n{fence}\n{body}\n{fence}\n\n").into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_code_tables_and_no_scripts() {
+        let html = r#"<html><head><title>T</title><style>p{}</style></head><body>
+            <nav><a href="/">Home</a></nav>
+            <h1>Guide</h1><p>Intro &amp; more.</p><script>alert(1)</script>
+            <h2>Install</h2><pre><code>cargo build
+  --release</code></pre>
+            <table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>
+            </body></html>"#;
+        let md = to_markdown(html).expect("converted");
+        assert!(md.starts_with("# Guide\n"), "{md}");
+        assert!(md.contains("Intro & more."), "{md}");
+        assert!(md.contains("## Install\n"), "{md}");
+        assert!(md.contains("```\ncargo build\n  --release\n```"), "{md}");
+        assert!(md.contains("| a | b |"), "{md}");
+        let bare = to_markdown("<p>a</p><pre>let x = 1;\nlet y = 2;</pre>").expect("converted");
+        assert!(bare.contains("```\nlet x = 1;\nlet y = 2;\n```"), "{bare}");
+        for gone in ["alert", "Home", "p{}"] {
+            assert!(!md.contains(gone), "{gone}: {md}");
+        }
+    }
+}

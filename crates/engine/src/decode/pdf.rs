@@ -1,0 +1,256 @@
+//! PDF → a text view with one location per page: each page's text in the extractor's reading
+//! order (pdf_oxide), pages joined with a form feed, bookmarks (the outline) as Markdown
+//! headings on the page they point to, ligatures folded and words hyphenated at a line end
+//! joined where that is safe.
+//!
+//! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
+//! are extracted one at a time, so beyond the text view itself a worker holds one page's
+//! spans at a time, never the whole document's.
+
+use pdf_oxide::PdfDocument;
+use pdf_oxide::outline::{Destination, OutlineItem};
+
+use super::{Document, PageLabel};
+
+/// Where a PDF may start: some files carry junk before `%PDF-`, readers allow 1 KiB of it.
+const HEADER_WINDOW: usize = 1024;
+
+/// Decodes a PDF file.
+pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
+    let head = &bytes[..bytes.len().min(HEADER_WINDOW)];
+    if !head.windows(5).any(|w| w == b"%PDF-") {
+        return Err("no %PDF- header".to_owned());
+    }
+    let doc = PdfDocument::from_bytes(bytes).map_err(|e| format!("not a readable PDF: {e}"))?;
+    // Most encrypted PDFs only restrict printing or copying and open with the empty password;
+    // one that needs a real password is refused, not guessed at.
+    if doc.is_encrypted() && !doc.is_authenticated() && !doc.authenticate(b"").unwrap_or(false) {
+        return Err("encrypted (a password is needed)".to_owned());
+    }
+    let n_pages = doc.page_count().map_err(|e| format!("no page tree: {e}"))?;
+    let headings = outline_by_page(&doc, n_pages);
+    let mut out = String::new();
+    let mut locations = Vec::with_capacity(n_pages);
+    let mut failed = 0usize;
+    for page in 0..n_pages {
+        if page > 0 {
+            // The form feed ends the page before; the blank line after it ends its last
+            // paragraph, so no paragraph runs on across a page break.
+            out.push('\u{c}');
+            locations
+                .push((out.len(), PageLabel::Page(u32::try_from(page + 1).unwrap_or(u32::MAX))));
+            out.push_str("\n\n");
+        } else {
+            locations.push((0, PageLabel::Page(1)));
+        }
+        let raw = match doc.extract_text(page) {
+            Ok(raw) => raw,
+            Err(_) => {
+                // A broken page (a truncated content stream) leaves its page empty; the
+                // others are still read.
+                failed += 1;
+                continue;
+            }
+        };
+        let mut text = dehyphenate(&clean(&raw));
+        mark_headings(&mut text, headings.get(page).map_or(&[][..], Vec::as_slice));
+        out.push_str(&text);
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    if failed == n_pages && n_pages > 0 {
+        return Err(format!("none of its {n_pages} pages could be read"));
+    }
+    Ok(Document { text: out, locations })
+}
+
+/// The outline's titles by the page (0-based) they point to, each with its depth (1-based).
+fn outline_by_page(doc: &PdfDocument, n_pages: usize) -> Vec<Vec<(usize, String)>> {
+    fn walk(items: &[OutlineItem], depth: usize, out: &mut Vec<Vec<(usize, String)>>) {
+        for item in items {
+            if let Some(Destination::PageIndex(page)) = item.dest
+                && let Some(slot) = out.get_mut(page)
+            {
+                slot.push((depth, item.title.clone()));
+            }
+            // Real outlines are a few levels deep; a cyclic or absurd one stops here.
+            if depth < 16 {
+                walk(&item.children, depth + 1, out);
+            }
+        }
+    }
+    let mut out = vec![Vec::new(); n_pages];
+    if let Ok(Some(items)) = doc.get_outline() {
+        walk(&items, 1, &mut out);
+    }
+    out
+}
+
+/// Folds the Latin ligatures U+FB00–FB06 into their letters, turns a form feed (the page
+/// separator of the view) or another control character into a space, and escapes a line
+/// start that Markdown would read as a heading or a code fence: the view is Markdown, and a
+/// `#` line of a PDF is not a heading of it.
+fn clean(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        match c {
+            '\u{fb00}' => out.push_str("ff"),
+            '\u{fb01}' => out.push_str("fi"),
+            '\u{fb02}' => out.push_str("fl"),
+            '\u{fb03}' => out.push_str("ffi"),
+            '\u{fb04}' => out.push_str("ffl"),
+            // ſt: the long s is a letter of its own; st is what search finds.
+            '\u{fb05}' | '\u{fb06}' => out.push_str("st"),
+            '\r' => {}
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    let mut escaped = String::with_capacity(out.len());
+    for line in out.split_inclusive('\n') {
+        let body = line.trim_start_matches([' ', '\t']);
+        if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") {
+            escaped.push_str(&line[..line.len() - body.len()]);
+            escaped.push('\\');
+            escaped.push_str(body);
+        } else {
+            escaped.push_str(line);
+        }
+    }
+    escaped
+}
+
+/// Joins a word hyphenated at a line end: `exam-` + `ple of` → `example` + a line break
+/// before `of`. Safe means: a letter before the hyphen and no hyphen or digit in the word
+/// (`co-author-`, `x86-` stay), a lower-case letter after it (a line starting `The` or `2`
+/// after a dash is a new sentence or a list), and not the last line.
+fn dehyphenate(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = String::with_capacity(text.len());
+    let mut carry = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let mut line: &str = line;
+        if !carry.is_empty() {
+            // The joined word's tail moves up; the rest of the line stays on its own line.
+            line = line.trim_start();
+            let tail_end = line.find(char::is_whitespace).unwrap_or(line.len());
+            out.push_str(&line[..tail_end]);
+            line = line[tail_end..].trim_start();
+            carry.clear();
+            out.push('\n');
+            if line.is_empty() {
+                // The word was the whole line: nothing more on it.
+                if i + 1 < lines.len() {
+                    continue;
+                }
+                out.pop();
+                break;
+            }
+        }
+        let next = lines.get(i + 1).map(|l| l.trim_start());
+        if let Some(stem) = hyphen_stem(line)
+            && next.and_then(|n| n.chars().next()).is_some_and(char::is_lowercase)
+        {
+            out.push_str(stem);
+            carry.push('-');
+            continue;
+        }
+        out.push_str(line);
+        if i + 1 < lines.len() {
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// The line without its final hyphen when it ends in a hyphenated word that may be joined.
+fn hyphen_stem(line: &str) -> Option<&str> {
+    let stem = line.trim_end().strip_suffix('-')?;
+    let word = stem.rsplit(char::is_whitespace).next().unwrap_or(stem);
+    let letters = word.chars().filter(|c| c.is_alphabetic()).count();
+    (letters >= 2
+        && word.chars().last().is_some_and(char::is_alphabetic)
+        && !word.chars().any(|c| c == '-' || c.is_ascii_digit()))
+    .then_some(&line[..stem.len()])
+}
+
+/// Makes the line (or two lines) of the page that reads as a bookmark's title a Markdown
+/// heading of the bookmark's depth; a title found nowhere on its page is left out rather
+/// than invented, so the view holds only the page's own text.
+fn mark_headings(text: &mut String, headings: &[(usize, String)]) {
+    if headings.is_empty() {
+        return;
+    }
+    let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+    let mut from = 0;
+    for (depth, title) in headings {
+        let want = letters_of(title);
+        if want.is_empty() {
+            continue;
+        }
+        let found = (from..lines.len()).find_map(|i| {
+            let one = letters_of(&lines[i]);
+            if one == want {
+                return Some((i, 1));
+            }
+            let two = lines.get(i + 1).map(|next| one.clone() + &letters_of(next));
+            (two.as_deref() == Some(want.as_str()) && !one.is_empty()).then_some((i, 2))
+        });
+        let Some((i, n)) = found else { continue };
+        let joined: Vec<String> = lines.drain(i..i + n).collect();
+        let body = joined.join(" ");
+        let body = body.trim().trim_start_matches('\\');
+        lines.insert(i, format!("{} {body}", "#".repeat((*depth).clamp(1, 6))));
+        // A heading is its own block: blank lines around it.
+        if i + 1 < lines.len() && !lines[i + 1].trim().is_empty() {
+            lines.insert(i + 1, String::new());
+        }
+        if i > 0 && !lines[i - 1].trim().is_empty() {
+            lines.insert(i, String::new());
+            from = i + 2;
+        } else {
+            from = i + 1;
+        }
+    }
+    *text = lines.join("\n");
+}
+
+/// A title reduced to its letters and digits, lower-cased, for matching a bookmark to a line.
+fn letters_of(s: &str) -> String {
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ligatures_fold_and_markdown_starts_are_escaped() {
+        assert_eq!(clean("e\u{fb03}cient \u{fb01}nd\r\n# not\u{c}x"), "efficient find\n\\# not x");
+    }
+
+    #[test]
+    fn hyphenation_joins_only_where_safe() {
+        assert_eq!(dehyphenate("an exam-\nple of it\nend"), "an example\nof it\nend");
+        assert_eq!(dehyphenate("whole-\nline\nnext"), "wholeline\nnext");
+        assert_eq!(dehyphenate("co-author-\ning x86-\nbased"), "co-author-\ning x86-\nbased");
+        assert_eq!(dehyphenate("a list -\nThe end"), "a list -\nThe end");
+        assert_eq!(dehyphenate("range 1-\n2"), "range 1-\n2");
+        assert_eq!(dehyphenate("last-"), "last-");
+    }
+
+    #[test]
+    fn bookmarks_become_headings_on_their_line() {
+        let mut text = "Some text\n2.1 Related\nWork\nBody here\n".to_owned();
+        mark_headings(&mut text, &[(2, "2.1 Related Work".to_owned()), (1, "Absent".to_owned())]);
+        assert_eq!(text, "Some text\n\n## 2.1 Related Work\n\nBody here\n");
+    }
+
+    #[test]
+    fn not_a_pdf_and_a_truncated_one_say_why() {
+        assert!(decode(b"hello".to_vec()).is_err_and(|e| e.contains("%PDF")));
+        assert!(decode(b"%PDF-1.4\n1 0 obj\n<<".to_vec()).is_err());
+    }
+}
