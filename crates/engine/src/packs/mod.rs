@@ -13,6 +13,7 @@
 //! Every byte of every file is in exactly one member body, in order: members are the file's
 //! chunks, which tile it, and the order keeps a file's chunks consecutive.
 
+mod bins;
 mod graph;
 mod plan;
 
@@ -99,8 +100,15 @@ pub struct PackStats {
     pub crumbs: usize,
     /// Total size of the members (headers and bodies) in the run's unit.
     pub content: usize,
-    /// The fewest packs possible: `content` over the budget, rounded up.
+    /// A bound on the fewest packs: `content` over the budget, rounded up.
     pub lower_bound: usize,
+    /// The bin-packing lower bound L2 (Martello–Toth) for the members as they are (whole
+    /// chunks, each with its separator) in packs of the budget: no packing of these members
+    /// has fewer packs, whatever the order and with no frame at all.
+    pub l2_bound: usize,
+    /// The same bound for packs of the room the packer fills (the budget less half the
+    /// frame's reserve): the fewest packs the packer can reach.
+    pub l2_room: usize,
     /// Resolved import references, and those that named nothing of the run.
     pub resolved: usize,
     /// See `resolved`.
@@ -141,64 +149,84 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
     let newline = sizer.size("\n");
     let size_of = |c: &Chunk| c.tokens + if c.text.ends_with('\n') { 0 } else { newline };
     let room = budget - frame_reserve(budget) / 2;
-    let order = match mode {
-        PackOrder::Imports => fill_gaps(&order, files, &graph, &size_of, room),
-        PackOrder::Directory => order,
-    };
+    let crumb = budget.div_ceil(20);
     let mut pos_of = vec![usize::MAX; files.len()];
     for (pos, &f) in order.iter().enumerate() {
         pos_of[f] = pos;
     }
-    let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); order.len()];
-    for (u, out) in graph.out.iter().enumerate() {
-        for &(v, w) in out {
-            if pos_of[u] != usize::MAX && pos_of[v] != usize::MAX && u != v {
-                adj[pos_of[u]].push((pos_of[v], u64::from(w)));
-                adj[pos_of[v]].push((pos_of[u], u64::from(w)));
-            }
-        }
-    }
-    let mut items = Vec::new();
     let mut refs = Vec::new();
-    for (pos, &f) in order.iter().enumerate() {
-        let same_dir = pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
+    let mut sizes = Vec::new();
+    for &f in &order {
         for (c, chunk) in files[f].chunks.iter().enumerate() {
-            items.push(Item {
-                file_pos: pos,
-                size: size_of(chunk),
-                same_dir_as_prev_file: same_dir,
-            });
             refs.push((f, c));
+            sizes.push(size_of(chunk));
         }
     }
-    let starts = plan::plan(&items, &Relations::new(adj), room, budget.div_ceil(20));
-    let mut ranges: Vec<std::ops::Range<usize>> = starts
-        .iter()
-        .enumerate()
-        .map(|(k, &s)| s..starts.get(k + 1).copied().unwrap_or(items.len()))
-        .collect();
+    let mut groups: Vec<Vec<(usize, usize)>> = match mode {
+        PackOrder::Imports => {
+            let adj = relations(files, &graph, &pos_of, order.len());
+            let pieces: Vec<bins::Piece> = refs
+                .iter()
+                .zip(&sizes)
+                .map(|(&(f, chunk), &size)| bins::Piece { file: pos_of[f], chunk, size })
+                .collect();
+            let problem = bins::Problem { pieces: &pieces, adj: &adj, room, crumb };
+            bins::pack(&problem)
+                .into_iter()
+                .map(|bin| bin.into_iter().map(|x| refs[x]).collect())
+                .collect()
+        }
+        PackOrder::Directory => {
+            let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); order.len()];
+            for (u, out) in graph.out.iter().enumerate() {
+                for &(v, w) in out {
+                    if pos_of[u] != usize::MAX && pos_of[v] != usize::MAX && u != v {
+                        adj[pos_of[u]].push((pos_of[v], u64::from(w)));
+                        adj[pos_of[v]].push((pos_of[u], u64::from(w)));
+                    }
+                }
+            }
+            let mut items = Vec::new();
+            for (pos, &f) in order.iter().enumerate() {
+                let same_dir =
+                    pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
+                for chunk in &files[f].chunks {
+                    items.push(Item {
+                        file_pos: pos,
+                        size: size_of(chunk),
+                        same_dir_as_prev_file: same_dir,
+                    });
+                }
+            }
+            let starts = plan::plan(&items, &Relations::new(adj), room, crumb);
+            starts
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| refs[s..starts.get(k + 1).copied().unwrap_or(items.len())].to_vec())
+                .collect()
+        }
+    };
     // Sizes above are exact for an additive unit; a BPE merges tokens across members, so
     // each pack is measured whole, and one over the budget gives its last members to a new
     // pack right after it.
     if !sizer.is_additive() {
         let mut k = 0;
-        while k < ranges.len() {
-            let r = ranges[k].clone();
-            let mut end = r.end;
-            while end - r.start > 1 && members_size(files, &refs[r.start..end], config) > budget {
+        while k < groups.len() {
+            let mut end = groups[k].len();
+            while end > 1 && members_size(files, &groups[k][..end], config) > budget {
                 end -= 1;
             }
-            if end < r.end {
-                ranges[k] = r.start..end;
-                ranges.insert(k + 1, end..r.end);
+            if end < groups[k].len() {
+                let rest = groups[k].split_off(end);
+                groups.insert(k + 1, rest);
             }
             k += 1;
         }
     }
-    let mut packs: Vec<Pack> = ranges
+    let mut packs: Vec<Pack> = groups
         .iter()
-        .map(|r| Pack {
-            members: refs[r.clone()]
+        .map(|g| Pack {
+            members: g
                 .iter()
                 .map(|&(file, chunk)| Member { file, chunk, header_start: 0, body_start: 0 })
                 .collect(),
@@ -214,85 +242,58 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
     for (k, p) in packs.iter_mut().enumerate() {
         render(files, p, k, count, config);
     }
-    let stats = stats(files, &graph, &packs, budget, largest_cycle);
+    let mut stats = stats(files, &graph, &packs, budget, largest_cycle);
+    stats.l2_bound = bins::lower_bound_l2(&sizes, budget);
+    stats.l2_room = bins::lower_bound_l2(&sizes, room);
     Packing { packs, graph, stats }
 }
 
-/// Files looked ahead for one that fills the room a pack would leave.
-const LOOKAHEAD: usize = 64;
+/// Weight of two consecutive files of one folder (in path order) for the packer; an import
+/// weighs [`IMPORT`] times its graph weight, so folders only break ties between imports.
+const SAME_FOLDER: u64 = 1;
+/// See [`SAME_FOLDER`].
+const IMPORT: u64 = 16;
 
-/// The order with gaps filled: where the next file would not fit in the room a pack being
-/// filled in order has left, a whole file among the next [`LOOKAHEAD`] that fits is pulled
-/// forward into it: one that imports or is imported by a file of that pack first, then one of
-/// the same folder as the file before it, then the largest. Packs are cut by the planner
-/// afterwards; this only gives it an order in which the small files of a neighbourhood can
-/// fill what the large ones leave.
-fn fill_gaps(
-    order: &[usize],
+/// The packer's relations between files, by position in the pack order: import edges both
+/// ways, and consecutive files of one folder (in path order) as a tie-break.
+fn relations(
     files: &[FileResult],
     graph: &ImportGraph,
-    size_of: &dyn Fn(&Chunk) -> usize,
-    room: usize,
-) -> Vec<usize> {
-    let total: Vec<usize> =
-        order.iter().map(|&f| files[f].chunks.iter().map(size_of).sum()).collect();
-    let mut related: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    pos_of: &[usize],
+    n: usize,
+) -> Vec<Vec<(usize, u64)>> {
+    let mut edges: Vec<(usize, usize, u64)> = Vec::new();
     for (u, out) in graph.out.iter().enumerate() {
-        for &(v, _) in out {
-            related[u].push(v);
-            related[v].push(u);
-        }
-    }
-    for r in &mut related {
-        r.sort_unstable();
-        r.dedup();
-    }
-    let mut placed = vec![false; order.len()];
-    let mut out = Vec::with_capacity(order.len());
-    // The simulated pack being filled: its size and its files.
-    let (mut used, mut current) = (0usize, Vec::new());
-    let mut next = 0;
-    let mut place = |at: usize, used: &mut usize, current: &mut Vec<usize>, placed: &mut [bool]| {
-        for c in &files[order[at]].chunks {
-            let s = size_of(c);
-            if *used + s > room {
-                *used = 0;
-                current.clear();
+        for &(v, w) in out {
+            let (a, b) = (pos_of[u], pos_of[v]);
+            if a != usize::MAX && b != usize::MAX && a != b {
+                edges.push((a, b, u64::from(w) * IMPORT));
+                edges.push((b, a, u64::from(w) * IMPORT));
             }
-            *used += s;
         }
-        current.push(order[at]);
-        placed[at] = true;
-        out.push(order[at]);
-    };
-    while next < order.len() {
-        if placed[next] {
-            next += 1;
+    }
+    let mut prev: Option<usize> = None;
+    for (f, file) in files.iter().enumerate() {
+        if pos_of[f] == usize::MAX {
             continue;
         }
-        place(next, &mut used, &mut current, &mut placed);
-        while let Some(ahead) = (next + 1..order.len()).find(|&p| !placed[p]) {
-            let first = files[order[ahead]].chunks.first().map_or(0, size_of);
-            if used + first <= room {
-                break;
-            }
-            let free = room - used.min(room);
-            let last_dir = current.last().map_or("", |&f: &usize| dir_of(&files[f].rel));
-            let key = |p: usize| {
-                let f = order[p];
-                let linked = current.iter().any(|c| related[f].binary_search(c).is_ok());
-                (linked, dir_of(&files[f].rel) == last_dir, total[p])
-            };
-            let pick = (ahead + 1..order.len().min(ahead + 1 + LOOKAHEAD))
-                .filter(|&p| !placed[p] && total[p] <= free)
-                .max_by(|&a, &b| key(a).cmp(&key(b)).then(b.cmp(&a)));
-            match pick {
-                Some(p) => place(p, &mut used, &mut current, &mut placed),
-                None => break,
-            }
+        if let Some(p) = prev
+            && dir_of(&files[p].rel) == dir_of(&file.rel)
+        {
+            edges.push((pos_of[p], pos_of[f], SAME_FOLDER));
+            edges.push((pos_of[f], pos_of[p], SAME_FOLDER));
+        }
+        prev = Some(f);
+    }
+    edges.sort_unstable();
+    let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
+    for (a, b, w) in edges {
+        match adj[a].last_mut() {
+            Some((c, s)) if *c == b => *s += w,
+            _ => adj[a].push((b, w)),
         }
     }
-    out
+    adj
 }
 
 fn dir_of(path: &str) -> &str {
@@ -563,6 +564,8 @@ fn stats(
         crumbs,
         content,
         lower_bound: content.div_ceil(budget),
+        l2_bound: 0,
+        l2_room: 0,
         resolved: graph.resolved,
         unresolved: graph.unresolved,
         edges: edges as f64 / f64::from(graph::WHOLE),
