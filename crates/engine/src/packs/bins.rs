@@ -160,6 +160,7 @@ impl<'a> State<'a> {
         self.free.remove(&old);
         let piece = self.p.pieces[x];
         let bin = &mut self.bins[b];
+        bin.live = true;
         bin.pieces.push(x);
         bin.fill += piece.size;
         if self.multi[piece.file] {
@@ -267,30 +268,84 @@ impl<'a> State<'a> {
         (0..self.bins.len()).filter(|&b| self.bins[b].live)
     }
 
-    /// Moves single-chunk files to the bin they are most related to where they fit.
+    /// Weight between the single files of pieces `x` and `y`.
+    fn weight(&self, x: usize, y: usize) -> u64 {
+        let (f, g) = (self.p.pieces[x].file, self.p.pieces[y].file);
+        let adj = &self.p.adj[f];
+        adj.binary_search_by_key(&g, |&(h, _)| h).map_or(0, |k| adj[k].1)
+    }
+
+    /// Whether a bin's fill going from `before` to `after` leaves a new crumb.
+    fn crumbles(&self, before: usize, after: usize) -> bool {
+        after != 0 && after < self.p.crumb && before >= self.p.crumb
+    }
+
+    /// Moves single-chunk files to the bin they are most related to: where they fit, or in
+    /// exchange for a single-chunk file of that bin when the two gain more than they lose.
     fn local_moves(&mut self) {
-        for _ in 0..4 {
+        for _ in 0..6 {
             let mut moved = false;
             for x in 0..self.p.pieces.len() {
                 let f = self.p.pieces[x].file;
-                if self.multi[f] {
+                if self.multi[f] || self.anchor[f] != x {
                     continue;
                 }
                 let (a, size) = (self.of[x], self.p.pieces[x].size);
-                let left = self.bins[a].fill - size;
-                if left != 0 && left < self.p.crumb && self.bins[a].fill >= self.p.crumb {
-                    continue;
-                }
                 let aff = self.affinity(&[x]);
                 let here = aff.iter().find(|&&(b, _)| b == a).map_or(0, |&(_, w)| w);
+                let fill_a = self.bins[a].fill;
                 let best = aff
                     .iter()
                     .filter(|&&(b, w)| b != a && w > here && self.can_take(b, size, None))
                     .max_by(|p, q| p.1.cmp(&q.1).then(q.0.cmp(&p.0)));
-                if let Some(&(b, _)) = best {
+                if let Some(&(b, _)) = best
+                    && !self.crumbles(fill_a, fill_a - size)
+                {
                     self.take(x);
                     self.put(x, b);
                     moved = true;
+                    continue;
+                }
+                // A swap with the most related bins it does not fit.
+                let mut targets: Vec<(u64, usize)> = aff
+                    .iter()
+                    .filter(|&&(b, w)| b != a && w > here)
+                    .map(|&(b, w)| (w, b))
+                    .collect();
+                targets.sort_unstable_by(|p, q| q.cmp(p));
+                let mut swap: Option<(u64, usize)> = None;
+                for &(w, b) in targets.iter().take(2) {
+                    let fill_b = self.bins[b].fill;
+                    for &y in &self.bins[b].pieces {
+                        let py = self.p.pieces[y];
+                        if self.multi[py.file] || self.anchor[py.file] != y {
+                            continue;
+                        }
+                        let (na, nb) = (fill_a - size + py.size, fill_b - py.size + size);
+                        if na > self.p.room
+                            || nb > self.p.room
+                            || self.crumbles(fill_a, na)
+                            || self.crumbles(fill_b, nb)
+                        {
+                            continue;
+                        }
+                        let ay = self.affinity(&[y]);
+                        let at = |b: usize| ay.iter().find(|&&(c, _)| c == b).map_or(0, |&(_, w)| w);
+                        let xy = self.weight(x, y);
+                        let gain = (w + at(a)) as i128 - (here + at(b)) as i128 - 2 * xy as i128;
+                        if gain > 0 && swap.is_none_or(|(g, _)| gain as u64 > g) {
+                            swap = Some((gain as u64, y));
+                        }
+                    }
+                    if swap.is_some() {
+                        let (_, y) = swap.unwrap_or((0, NONE));
+                        self.take(x);
+                        self.take(y);
+                        self.put(x, b);
+                        self.put(y, a);
+                        moved = true;
+                        break;
+                    }
                 }
             }
             if !moved {
@@ -342,7 +397,7 @@ impl<'a> State<'a> {
         let mut bins: Vec<usize> = self.live_bins().collect();
         bins.sort_by_key(|&b| (self.bins[b].fill, b));
         for b in bins {
-            if self.bins[b].live && self.bins[b].fill * 2 <= self.p.room {
+            if self.bins[b].live {
                 self.dissolve(b);
             }
         }
@@ -475,7 +530,10 @@ fn clusters(st: &State<'_>, cap: usize) -> Vec<Vec<usize>> {
             for &(g, w) in adj {
                 if g > f {
                     let (a, b) = (st.anchor[f], st.anchor[g]);
-                    edges.push((Reverse(w), p.pieces[a].size + p.pieces[b].size, a, b));
+                    // An edge of a file related to many says less about where it belongs.
+                    let spread = ((p.adj[f].len() * p.adj[g].len()) as f64).sqrt().max(1.0);
+                    let key = (w as f64 * 1024.0 / spread) as u64;
+                    edges.push((Reverse(key), p.pieces[a].size + p.pieces[b].size, a, b));
                 }
             }
         }
@@ -518,17 +576,37 @@ fn solve<'a>(p: &'a Problem<'a>, cap: usize, related_first: bool) -> State<'a> {
     st
 }
 
+/// How many more packs (in percent of the fewest any try found) a packing may have when it
+/// keeps more related files together.
+const SLACK_PERCENT: usize = 2;
+
 /// The packs: per pack, the indices of its pieces in order; packs in order.
 pub(crate) fn pack(p: &Problem<'_>) -> Vec<Vec<usize>> {
     if p.pieces.is_empty() {
         return Vec::new();
     }
-    let tries = [(p.room, true), (p.room / 2, true), (p.room / 4, true), (0, true), (0, false)];
-    let best = tries
+    let tries = [
+        (p.room, true),
+        (p.room / 2, true),
+        (p.room / 4, true),
+        (p.room / 8, true),
+        (p.room / 16, true),
+        (0, true),
+        (0, false),
+    ];
+    let solved: Vec<State<'_>> = tries
         .into_iter()
         .map(|(cap, related_first)| solve(p, cap, related_first))
-        .min_by_key(|st| st.score())
-        .map(|st| st.ordered());
+        .collect();
+    let scores: Vec<_> = solved.iter().map(State::score).collect();
+    let fewest = scores.iter().map(|s| s.0).min().unwrap_or(0);
+    let allowed = fewest + (fewest * SLACK_PERCENT).div_ceil(100);
+    // The most related weight kept within the allowed count, then fewer packs, then fewer
+    // crumbs, then the first try.
+    let best = (0..solved.len())
+        .filter(|&k| scores[k].0 <= allowed)
+        .min_by_key(|&k| (scores[k].2, scores[k].0, scores[k].1, k))
+        .map(|k| solved[k].ordered());
     best.unwrap_or_default()
 }
 
