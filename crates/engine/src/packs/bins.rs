@@ -25,7 +25,7 @@
 //! file takes part in the affinity through one chunk, its smallest (its anchor).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 /// One member as the packer sees it. Pieces come grouped by file, files in pack order
 /// (`file` is that position), a file's chunks in order.
@@ -43,6 +43,8 @@ pub(crate) struct Problem<'a> {
     pub adj: &'a [Vec<(usize, u64)>],
     pub room: usize,
     pub crumb: usize,
+    /// A packing to start one try from (plain directory-order packing): packs of pieces.
+    pub seed: &'a [Vec<usize>],
 }
 
 /// The lower bound L2 of Martello and Toth for packing `sizes` into bins of `cap`: for every
@@ -87,7 +89,7 @@ struct Bin {
     pieces: Vec<usize>,
     fill: usize,
     /// The file of several chunks this pack holds chunks of, with its lowest and highest chunk.
-    multi: Option<(usize, usize, usize)>,
+    multi: Vec<(usize, usize, usize)>,
     live: bool,
 }
 
@@ -98,6 +100,8 @@ struct State<'a> {
     free: BTreeSet<(usize, usize)>,
     /// Per file: whether it has several chunks, and the piece that carries its relations.
     multi: Vec<bool>,
+    /// Per file: its number of chunks.
+    count: Vec<usize>,
     anchor: Vec<usize>,
     /// Whether a piece goes to the pack it is most related to before the tightest one.
     related_first: bool,
@@ -105,15 +109,30 @@ struct State<'a> {
 
 const NONE: usize = usize::MAX;
 
+fn add_range(list: &mut Vec<(usize, usize, usize)>, piece: Piece) {
+    match list.iter_mut().find(|(f, _, _)| *f == piece.file) {
+        Some((_, lo, hi)) => {
+            *lo = (*lo).min(piece.chunk);
+            *hi = (*hi).max(piece.chunk);
+        }
+        None => list.push((piece.file, piece.chunk, piece.chunk)),
+    }
+}
+
 impl<'a> State<'a> {
     fn new(p: &'a Problem<'a>) -> Self {
         let files = p.pieces.iter().map(|x| x.file + 1).max().unwrap_or(0);
         let mut count = vec![0usize; files];
         let mut anchor = vec![NONE; files];
-        for (i, x) in p.pieces.iter().enumerate() {
+        for x in p.pieces {
             count[x.file] += 1;
+        }
+        // A file's first or last chunk, the smaller (the last on a tie): those can share a
+        // pack with another file of several chunks.
+        for (i, x) in p.pieces.iter().enumerate() {
             let a = anchor[x.file];
-            if a == NONE || x.size <= p.pieces[a].size {
+            let end = x.chunk == 0 || x.chunk + 1 == count[x.file];
+            if end && (a == NONE || x.size <= p.pieces[a].size) {
                 anchor[x.file] = i;
             }
         }
@@ -123,6 +142,7 @@ impl<'a> State<'a> {
             of: vec![NONE; p.pieces.len()],
             free: BTreeSet::new(),
             multi: count.iter().map(|&c| c > 1).collect(),
+            count,
             anchor,
             related_first: true,
         }
@@ -132,18 +152,62 @@ impl<'a> State<'a> {
         self.p.room.saturating_sub(self.bins[b].fill)
     }
 
-    /// Whether bin `b` can take the pieces of `set` (at most one of them of a file of several
-    /// chunks, checked here) with `size` in all.
-    fn can_take(&self, b: usize, size: usize, multi_piece: Option<usize>) -> bool {
+    /// Whether bin `b` can take pieces of `size` in all, of which `multi_pieces` belong to files
+    /// of several chunks.
+    fn can_take(&self, b: usize, size: usize, multi_pieces: &[usize]) -> bool {
         let bin = &self.bins[b];
         if !bin.live || bin.fill + size > self.p.room {
             return false;
         }
-        match (multi_piece, bin.multi) {
-            (Some(x), Some((f, lo, hi))) => {
-                let x = self.p.pieces[x];
-                x.file == f && (x.chunk + 1 == lo || x.chunk == hi + 1)
+        if multi_pieces.is_empty() {
+            return true;
+        }
+        let mut list = bin.multi.clone();
+        for &x in multi_pieces {
+            let x = self.p.pieces[x];
+            match list.iter_mut().find(|(f, _, _)| *f == x.file) {
+                Some((_, lo, hi)) => {
+                    if x.chunk + 1 == *lo {
+                        *lo = x.chunk;
+                    } else if x.chunk == *hi + 1 {
+                        *hi = x.chunk;
+                    } else {
+                        return false;
+                    }
+                }
+                None => list.push((x.file, x.chunk, x.chunk)),
             }
+        }
+        self.orderable(&list)
+    }
+
+    /// Whether a pack holding these chunk ranges of files of several chunks keeps the packs
+    /// orderable: at most one file's leading chunks (a head) and one file's closing chunks (a
+    /// tail), the tail's file before the head's in the order, or one file's middle chunks
+    /// alone; whole files do not count. Along the "chunk before next chunk" relation a pack's
+    /// head is the next pack's tail, so the tails' positions rise along any path: no cycle.
+    fn orderable(&self, list: &[(usize, usize, usize)]) -> bool {
+        let (mut head, mut tail, mut middle) = (None, None, 0);
+        for &(f, lo, hi) in list {
+            let last = self.count[f] - 1;
+            match (lo == 0, hi == last) {
+                (true, true) => {}
+                (false, true) => {
+                    if tail.replace(f).is_some() {
+                        return false;
+                    }
+                }
+                (true, false) => {
+                    if head.replace(f).is_some() {
+                        return false;
+                    }
+                }
+                (false, false) => middle += 1,
+            }
+        }
+        match (head, tail) {
+            _ if middle > 0 => middle == 1 && head.is_none() && tail.is_none(),
+            (Some(h), Some(t)) => t < h,
             _ => true,
         }
     }
@@ -164,10 +228,7 @@ impl<'a> State<'a> {
         bin.pieces.push(x);
         bin.fill += piece.size;
         if self.multi[piece.file] {
-            bin.multi = Some(match bin.multi {
-                Some((f, lo, hi)) => (f, lo.min(piece.chunk), hi.max(piece.chunk)),
-                None => (piece.file, piece.chunk, piece.chunk),
-            });
+            add_range(&mut bin.multi, piece);
         }
         self.of[x] = b;
         self.free.insert((self.free_of(b), b));
@@ -180,14 +241,11 @@ impl<'a> State<'a> {
         let bin = &mut self.bins[b];
         bin.pieces.retain(|&y| y != x);
         bin.fill -= pieces[x].size;
-        bin.multi = None;
+        bin.multi.clear();
         for &y in &bin.pieces {
             let piece = pieces[y];
             if self.multi[piece.file] {
-                bin.multi = Some(match bin.multi {
-                    Some((f, lo, hi)) => (f, lo.min(piece.chunk), hi.max(piece.chunk)),
-                    None => (piece.file, piece.chunk, piece.chunk),
-                });
+                add_range(&mut bin.multi, piece);
             }
         }
         self.of[x] = NONE;
@@ -199,8 +257,30 @@ impl<'a> State<'a> {
     }
 
     /// The piece of `set` that belongs to a file of several chunks, if any.
-    fn multi_piece(&self, set: &[usize]) -> Option<usize> {
-        set.iter().copied().find(|&x| self.multi[self.p.pieces[x].file])
+    fn multi_pieces(&self, set: &[usize]) -> Vec<usize> {
+        set.iter().copied().filter(|&x| self.multi[self.p.pieces[x].file]).collect()
+    }
+
+    /// Whether piece `x` is its file's first or last chunk (those carry the file's relations).
+    fn is_end(&self, x: usize) -> bool {
+        let piece = self.p.pieces[x];
+        piece.chunk == 0 || piece.chunk + 1 == self.count[piece.file]
+    }
+
+    /// The bins holding chunks of file `g` (placed ones), ascending.
+    fn bins_of(&self, g: usize) -> Vec<usize> {
+        let a = self.anchor[g];
+        if !self.multi[g] {
+            return if self.of[a] == NONE { Vec::new() } else { vec![self.of[a]] };
+        }
+        let first = a - self.p.pieces[a].chunk;
+        let mut out: Vec<usize> = (first..first + self.count[g])
+            .map(|y| self.of[y])
+            .filter(|&b| b != NONE)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Weight from the pieces of `set` to each bin their related files are in (sorted by bin).
@@ -208,12 +288,11 @@ impl<'a> State<'a> {
         let mut w: Vec<(usize, u64)> = Vec::new();
         for &x in set {
             let f = self.p.pieces[x].file;
-            if self.anchor[f] != x {
+            if !self.is_end(x) {
                 continue;
             }
             for &(g, weight) in &self.p.adj[f] {
-                let b = self.of[self.anchor[g]];
-                if b != NONE {
+                for b in self.bins_of(g) {
                     w.push((b, weight));
                 }
             }
@@ -232,11 +311,11 @@ impl<'a> State<'a> {
     /// The bin for `set` (of `size` in all): the most related one it fits, then the tightest
     /// one it fits; never `not`.
     fn choose(&self, set: &[usize], size: usize, not: usize) -> Option<usize> {
-        let mp = self.multi_piece(set);
+        let mp = self.multi_pieces(set);
         let aff = if self.related_first { self.affinity(set) } else { Vec::new() };
         let related = aff
             .into_iter()
-            .filter(|&(b, _)| b != not && self.can_take(b, size, mp))
+            .filter(|&(b, _)| b != not && self.can_take(b, size, &mp))
             .max_by(|a, b| {
                 a.1.cmp(&b.1)
                     .then(self.bins[a.0].fill.cmp(&self.bins[b.0].fill))
@@ -248,7 +327,7 @@ impl<'a> State<'a> {
         self.free
             .range((size, 0)..)
             .map(|&(_, b)| b)
-            .find(|&b| b != not && self.can_take(b, size, mp))
+            .find(|&b| b != not && self.can_take(b, size, &mp))
     }
 
     /// Places `set` in the chosen bin or a new one.
@@ -296,7 +375,7 @@ impl<'a> State<'a> {
                 let fill_a = self.bins[a].fill;
                 let best = aff
                     .iter()
-                    .filter(|&&(b, w)| b != a && w > here && self.can_take(b, size, None))
+                    .filter(|&&(b, w)| b != a && w > here && self.can_take(b, size, &[]))
                     .max_by(|p, q| p.1.cmp(&q.1).then(q.0.cmp(&p.0)));
                 if let Some(&(b, _)) = best
                     && !self.crumbles(fill_a, fill_a - size)
@@ -424,7 +503,7 @@ impl<'a> State<'a> {
                 if fill + piece.size > self.p.room
                     || fill + piece.size < self.p.crumb
                     || (after < self.p.crumb && after != 0)
-                    || !self.can_take(k, piece.size, None)
+                    || !self.can_take(k, piece.size, &[])
                 {
                     continue;
                 }
@@ -448,9 +527,10 @@ impl<'a> State<'a> {
         let live: Vec<usize> = self.live_bins().collect();
         let crumbs = live.iter().filter(|&&b| self.bins[b].fill < self.p.crumb).count();
         let mut kept = 0u64;
+        let bins_of: Vec<Vec<usize>> = (0..self.p.adj.len()).map(|f| self.bins_of(f)).collect();
         for (f, adj) in self.p.adj.iter().enumerate() {
             for &(g, w) in adj {
-                if g > f && self.of[self.anchor[f]] == self.of[self.anchor[g]] {
+                if g > f && bins_of[f].iter().any(|b| bins_of[g].binary_search(b).is_ok()) {
                     kept += w;
                 }
             }
@@ -510,51 +590,137 @@ impl<'a> State<'a> {
 }
 
 /// Files clustered by their relations within `cap`: each cluster a set of pieces (a file's
-/// anchor stands for it; its other chunks are clusters of their own).
+/// anchor stands for it; its other chunks are clusters of their own). Agglomerative: the two
+/// clusters with the most relation weight between them per unit of their joint size merge
+/// first, while the merged cluster fits `cap` and holds chunks of at most one file of several
+/// chunks; the weights between clusters are the sums of their files' relations.
 fn clusters(st: &State<'_>, cap: usize) -> Vec<Vec<usize>> {
     let p = st.p;
     let n = p.pieces.len();
-    let mut parent: Vec<usize> = (0..n).collect();
     let mut size: Vec<usize> = p.pieces.iter().map(|x| x.size).collect();
-    let mut has_multi: Vec<bool> = p.pieces.iter().map(|x| st.multi[x.file]).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
+    // Per cluster: the file whose leading chunks (head) and closing chunks (tail) it holds.
+    let mut ends: Vec<(Option<usize>, Option<usize>)> = p
+        .pieces
+        .iter()
+        .map(|x| match st.multi[x.file] {
+            false => (None, None),
+            true if x.chunk == 0 => (Some(x.file), None),
+            true if x.chunk + 1 == st.count[x.file] => (None, Some(x.file)),
+            true => (Some(NONE), Some(NONE)),
+        })
+        .collect();
+    let joinable = |a: (Option<usize>, Option<usize>), b: (Option<usize>, Option<usize>)| {
+        if a.0 == Some(NONE) || b.0 == Some(NONE) {
+            return a == (None, None) || b == (None, None);
         }
-        x
-    }
+        let head = match (a.0, b.0) {
+            (Some(_), Some(_)) => return false,
+            (h, g) => h.or(g),
+        };
+        let tail = match (a.1, b.1) {
+            (Some(_), Some(_)) => return false,
+            (t, u) => t.or(u),
+        };
+        head.zip(tail).is_none_or(|(h, t)| t < h)
+    };
+    let mut members: Vec<Vec<usize>> = (0..n).map(|x| vec![x]).collect();
+    let mut adj: Vec<BTreeMap<usize, u64>> = vec![BTreeMap::new(); n];
     if cap > 0 {
-        let mut edges: Vec<(Reverse<u64>, usize, usize, usize)> = Vec::new();
-        for (f, adj) in p.adj.iter().enumerate() {
-            for &(g, w) in adj {
-                if g > f {
-                    let (a, b) = (st.anchor[f], st.anchor[g]);
-                    // An edge of a file related to many says less about where it belongs.
-                    let spread = ((p.adj[f].len() * p.adj[g].len()) as f64).sqrt().max(1.0);
-                    let key = (w as f64 * 1024.0 / spread) as u64;
-                    edges.push((Reverse(key), p.pieces[a].size + p.pieces[b].size, a, b));
+        for (f, list) in p.adj.iter().enumerate() {
+            for &(g, w) in list {
+                let (a, b) = (st.anchor[f], st.anchor[g]);
+                if a != b {
+                    *adj[a].entry(b).or_default() += w;
                 }
             }
         }
-        edges.sort_unstable();
-        for (_, _, a, b) in edges {
-            let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-            if ra == rb || size[ra] + size[rb] > cap || has_multi[ra] && has_multi[rb] {
-                continue;
+    }
+    let mut version = vec![0u32; n];
+    let mut alive = vec![true; n];
+    type Entry = (u128, Reverse<usize>, Reverse<usize>, Reverse<usize>, u32, u32);
+    let key = |w: u64, joint: usize| (u128::from(w) << 32) / joint.max(1) as u128;
+    let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
+    for a in 0..n {
+        for (&b, &w) in &adj[a] {
+            if a < b {
+                let joint = size[a] + size[b];
+                heap.push((key(w, joint), Reverse(joint), Reverse(a), Reverse(b), 0, 0));
             }
-            let (keep, gone) = if ra < rb { (ra, rb) } else { (rb, ra) };
-            parent[gone] = keep;
-            size[keep] += size[gone];
-            has_multi[keep] |= has_multi[gone];
         }
     }
-    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for x in 0..n {
-        let r = find(&mut parent, x);
-        groups[r].push(x);
+    while let Some((_, _, Reverse(a), Reverse(b), va, vb)) = heap.pop() {
+        if !alive[a] || !alive[b] || version[a] != va || version[b] != vb {
+            continue;
+        }
+        if size[a] + size[b] > cap || !joinable(ends[a], ends[b]) {
+            continue;
+        }
+        let (keep, gone) = if adj[a].len() >= adj[b].len() { (a, b) } else { (b, a) };
+        alive[gone] = false;
+        let moved = std::mem::take(&mut adj[gone]);
+        for (c, w) in moved {
+            adj[c].remove(&gone);
+            if c == keep {
+                continue;
+            }
+            *adj[keep].entry(c).or_default() += w;
+            *adj[c].entry(keep).or_default() += w;
+        }
+        adj[keep].remove(&gone);
+        size[keep] += size[gone];
+        let (x, y) = (ends[keep], ends[gone]);
+        ends[keep] = if x.0 == Some(NONE) || y.0 == Some(NONE) {
+            (Some(NONE), Some(NONE))
+        } else {
+            (x.0.or(y.0), x.1.or(y.1))
+        };
+        let gone_members = std::mem::take(&mut members[gone]);
+        members[keep].extend(gone_members);
+        version[keep] += 1;
+        for (&c, &w) in &adj[keep] {
+            let joint = size[keep] + size[c];
+            if joint > cap || !joinable(ends[keep], ends[c]) {
+                continue;
+            }
+            let (x, y) = if keep < c { (keep, c) } else { (c, keep) };
+            heap.push((key(w, joint), Reverse(joint), Reverse(x), Reverse(y), version[x], version[y]));
+        }
     }
-    groups.into_iter().filter(|g| !g.is_empty()).collect()
+    members
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .map(|mut m| {
+            m.sort_unstable();
+            m
+        })
+        .collect()
+}
+
+/// A try started from the seed packing: its packs as they are (a piece that does not fit
+/// its seed pack's last state opens the next), then improved like the others.
+fn seeded<'a>(p: &'a Problem<'a>) -> State<'a> {
+    let mut st = State::new(p);
+    for bin in p.seed {
+        let mut b = st.new_bin();
+        for &x in bin {
+            let piece = p.pieces[x];
+            let mp: &[usize] = if st.multi[piece.file] { &[x] } else { &[] };
+            if !st.bins[b].pieces.is_empty() && !st.can_take(b, piece.size, mp) {
+                b = st.new_bin();
+            }
+            st.put(x, b);
+        }
+    }
+    improve(&mut st);
+    st
+}
+
+fn improve(st: &mut State<'_>) {
+    st.related_first = true;
+    st.local_moves();
+    st.merge_underfull();
+    st.fix_crumbs();
+    st.local_moves();
 }
 
 fn solve<'a>(p: &'a Problem<'a>, cap: usize, related_first: bool) -> State<'a> {
@@ -568,17 +734,13 @@ fn solve<'a>(p: &'a Problem<'a>, cap: usize, related_first: bool) -> State<'a> {
     for (size, set) in &units {
         st.place(set, *size);
     }
-    st.related_first = true;
-    st.local_moves();
-    st.merge_underfull();
-    st.fix_crumbs();
-    st.local_moves();
+    improve(&mut st);
     st
 }
 
 /// How many more packs (in percent of the fewest any try found) a packing may have when it
 /// keeps more related files together.
-const SLACK_PERCENT: usize = 2;
+const SLACK_PERCENT: usize = 3;
 
 /// The packs: per pack, the indices of its pieces in order; packs in order.
 pub(crate) fn pack(p: &Problem<'_>) -> Vec<Vec<usize>> {
@@ -594,13 +756,16 @@ pub(crate) fn pack(p: &Problem<'_>) -> Vec<Vec<usize>> {
         (0, true),
         (0, false),
     ];
-    let solved: Vec<State<'_>> = tries
+    let mut solved: Vec<State<'_>> = tries
         .into_iter()
         .map(|(cap, related_first)| solve(p, cap, related_first))
         .collect();
+    if !p.seed.is_empty() {
+        solved.push(seeded(p));
+    }
     let scores: Vec<_> = solved.iter().map(State::score).collect();
     let fewest = scores.iter().map(|s| s.0).min().unwrap_or(0);
-    let allowed = fewest + (fewest * SLACK_PERCENT).div_ceil(100);
+    let allowed = fewest + fewest * SLACK_PERCENT / 100;
     // The most related weight kept within the allowed count, then fewer packs, then fewer
     // crumbs, then the first try.
     let best = (0..solved.len())
@@ -635,7 +800,7 @@ mod tests {
         // In path order a cutting needs 3 packs ([60], [50, 40], [30, 20]); 2 is the optimum.
         let it = pieces(&[60, 50, 40, 30, 20]);
         let adj = vec![Vec::new(); 5];
-        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5 };
+        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5, seed: &[] };
         let packs = pack(&p);
         assert_eq!(packs.len(), 2);
         assert_eq!(lower_bound_l2(&[60, 50, 40, 30, 20], 100), 2);
@@ -651,7 +816,7 @@ mod tests {
         let mut adj = vec![Vec::new(); 4];
         adj[0].push((3, 2000));
         adj[3].push((0, 2000));
-        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5 };
+        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5, seed: &[] };
         let packs = pack(&p);
         assert_eq!(packs.len(), 2);
         assert!(packs.contains(&vec![0, 3]), "{packs:?}");
@@ -671,7 +836,7 @@ mod tests {
             it.push(Piece { file: f, chunk: 0, size: 10 + f });
         }
         let adj = vec![Vec::new(); 7];
-        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5 };
+        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5, seed: &[] };
         let packs = pack(&p);
         let mut last = vec![None; 7];
         for bin in &packs {

@@ -170,41 +170,43 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
                 .zip(&sizes)
                 .map(|(&(f, chunk), &size)| bins::Piece { file: pos_of[f], chunk, size })
                 .collect();
-            let problem = bins::Problem { pieces: &pieces, adj: &adj, room, crumb };
+            // Plain directory-order packing seeds one try.
+            let paths: Vec<usize> = (0..files.len()).filter(|&f| include[f]).collect();
+            let mut first = vec![0usize; files.len()];
+            let mut at = 0;
+            for &f in &order {
+                first[f] = at;
+                at += files[f].chunks.len();
+            }
+            let mut path_pos = vec![usize::MAX; files.len()];
+            for (k, &f) in paths.iter().enumerate() {
+                path_pos[f] = k;
+            }
+            let path_sizes: Vec<usize> = paths
+                .iter()
+                .flat_map(|&f| files[f].chunks.iter().map(&size_of))
+                .collect();
+            let mut path_refs = Vec::new();
+            for &f in &paths {
+                for c in 0..files[f].chunks.len() {
+                    path_refs.push(first[f] + c);
+                }
+            }
+            let seed: Vec<Vec<usize>> =
+                directory_cut(files, &graph, &paths, &path_pos, &path_sizes, room, crumb)
+                    .into_iter()
+                    .map(|bin| bin.into_iter().map(|x| path_refs[x]).collect())
+                    .collect();
+            let problem = bins::Problem { pieces: &pieces, adj: &adj, room, crumb, seed: &seed };
             bins::pack(&problem)
                 .into_iter()
                 .map(|bin| bin.into_iter().map(|x| refs[x]).collect())
                 .collect()
         }
-        PackOrder::Directory => {
-            let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); order.len()];
-            for (u, out) in graph.out.iter().enumerate() {
-                for &(v, w) in out {
-                    if pos_of[u] != usize::MAX && pos_of[v] != usize::MAX && u != v {
-                        adj[pos_of[u]].push((pos_of[v], u64::from(w)));
-                        adj[pos_of[v]].push((pos_of[u], u64::from(w)));
-                    }
-                }
-            }
-            let mut items = Vec::new();
-            for (pos, &f) in order.iter().enumerate() {
-                let same_dir =
-                    pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
-                for chunk in &files[f].chunks {
-                    items.push(Item {
-                        file_pos: pos,
-                        size: size_of(chunk),
-                        same_dir_as_prev_file: same_dir,
-                    });
-                }
-            }
-            let starts = plan::plan(&items, &Relations::new(adj), room, crumb);
-            starts
-                .iter()
-                .enumerate()
-                .map(|(k, &s)| refs[s..starts.get(k + 1).copied().unwrap_or(items.len())].to_vec())
-                .collect()
-        }
+        PackOrder::Directory => directory_cut(files, &graph, &order, &pos_of, &sizes, room, crumb)
+            .into_iter()
+            .map(|bin| bin.into_iter().map(|x| refs[x]).collect())
+            .collect(),
     };
     // Sizes above are exact for an additive unit; a BPE merges tokens across members, so
     // each pack is measured whole, and one over the budget gives its last members to a new
@@ -246,6 +248,45 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
     stats.l2_bound = bins::lower_bound_l2(&sizes, budget);
     stats.l2_room = bins::lower_bound_l2(&sizes, room);
     Packing { packs, graph, stats }
+}
+
+/// The optimal cutting of `order` (files with chunks) into packs of consecutive members
+/// (`plan.rs`); returns each pack's members as indices into the chunks of `order` in turn.
+fn directory_cut(
+    files: &[FileResult],
+    graph: &ImportGraph,
+    order: &[usize],
+    pos_of: &[usize],
+    sizes: &[usize],
+    room: usize,
+    crumb: usize,
+) -> Vec<Vec<usize>> {
+    let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); order.len()];
+    for (u, out) in graph.out.iter().enumerate() {
+        for &(v, w) in out {
+            if pos_of[u] != usize::MAX && pos_of[v] != usize::MAX && u != v {
+                adj[pos_of[u]].push((pos_of[v], u64::from(w)));
+                adj[pos_of[v]].push((pos_of[u], u64::from(w)));
+            }
+        }
+    }
+    let mut items = Vec::new();
+    for (pos, &f) in order.iter().enumerate() {
+        let same_dir = pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
+        for _ in &files[f].chunks {
+            items.push(Item {
+                file_pos: pos,
+                size: sizes[items.len()],
+                same_dir_as_prev_file: same_dir,
+            });
+        }
+    }
+    let starts = plan::plan(&items, &Relations::new(adj), room, crumb);
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| (s..starts.get(k + 1).copied().unwrap_or(items.len())).collect())
+        .collect()
 }
 
 /// Weight of two consecutive files of one folder (in path order) for the packer; an import
