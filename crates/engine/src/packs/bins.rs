@@ -109,6 +109,9 @@ struct State<'a> {
 
 const NONE: usize = usize::MAX;
 
+/// A pack's place in the order: its first member's file position and piece.
+type Key = Option<(usize, usize)>;
+
 fn add_range(list: &mut Vec<(usize, usize, usize)>, piece: Piece) {
     match list.iter_mut().find(|(f, _, _)| *f == piece.file) {
         Some((_, lo, hi)) => {
@@ -274,10 +277,8 @@ impl<'a> State<'a> {
             return if self.of[a] == NONE { Vec::new() } else { vec![self.of[a]] };
         }
         let first = a - self.p.pieces[a].chunk;
-        let mut out: Vec<usize> = (first..first + self.count[g])
-            .map(|y| self.of[y])
-            .filter(|&b| b != NONE)
-            .collect();
+        let mut out: Vec<usize> =
+            (first..first + self.count[g]).map(|y| self.of[y]).filter(|&b| b != NONE).collect();
         out.sort_unstable();
         out.dedup();
         out
@@ -332,11 +333,7 @@ impl<'a> State<'a> {
 
     /// Places `set` in the chosen bin or a new one.
     fn place(&mut self, set: &[usize], size: usize) {
-        let b = if size > self.p.room {
-            None
-        } else {
-            self.choose(set, size, NONE)
-        };
+        let b = if size > self.p.room { None } else { self.choose(set, size, NONE) };
         let b = b.unwrap_or_else(|| self.new_bin());
         for &x in set {
             self.put(x, b);
@@ -409,7 +406,8 @@ impl<'a> State<'a> {
                             continue;
                         }
                         let ay = self.affinity(&[y]);
-                        let at = |b: usize| ay.iter().find(|&&(c, _)| c == b).map_or(0, |&(_, w)| w);
+                        let at =
+                            |b: usize| ay.iter().find(|&&(c, _)| c == b).map_or(0, |&(_, w)| w);
                         let xy = self.weight(x, y);
                         let gain = (w + at(a)) as i128 - (here + at(b)) as i128 - 2 * xy as i128;
                         if gain > 0 && swap.is_none_or(|(g, _)| gain as u64 > g) {
@@ -569,7 +567,7 @@ impl<'a> State<'a> {
                 indeg[bb] += 1;
             }
         }
-        let mut heap: BinaryHeap<Reverse<(Option<(usize, usize)>, usize)>> =
+        let mut heap: BinaryHeap<Reverse<(Key, usize)>> =
             (0..bins.len()).filter(|&k| indeg[k] == 0).map(|k| Reverse((keys[k], k))).collect();
         let mut order = Vec::with_capacity(bins.len());
         let mut seen = vec![false; bins.len()];
@@ -683,7 +681,14 @@ fn clusters(st: &State<'_>, cap: usize) -> Vec<Vec<usize>> {
                 continue;
             }
             let (x, y) = if keep < c { (keep, c) } else { (c, keep) };
-            heap.push((key(w, joint), Reverse(joint), Reverse(x), Reverse(y), version[x], version[y]));
+            heap.push((
+                key(w, joint),
+                Reverse(joint),
+                Reverse(x),
+                Reverse(y),
+                version[x],
+                version[y],
+            ));
         }
     }
     members
@@ -756,10 +761,8 @@ pub(crate) fn pack(p: &Problem<'_>) -> Vec<Vec<usize>> {
         (0, true),
         (0, false),
     ];
-    let mut solved: Vec<State<'_>> = tries
-        .into_iter()
-        .map(|(cap, related_first)| solve(p, cap, related_first))
-        .collect();
+    let mut solved: Vec<State<'_>> =
+        tries.into_iter().map(|(cap, related_first)| solve(p, cap, related_first)).collect();
     if !p.seed.is_empty() {
         solved.push(seeded(p));
     }
@@ -838,7 +841,7 @@ mod tests {
         let adj = vec![Vec::new(); 7];
         let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5, seed: &[] };
         let packs = pack(&p);
-        let mut last = vec![None; 7];
+        let mut last = [None; 7];
         for bin in &packs {
             for &x in bin {
                 let piece = it[x];

@@ -182,10 +182,8 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
             for (k, &f) in paths.iter().enumerate() {
                 path_pos[f] = k;
             }
-            let path_sizes: Vec<usize> = paths
-                .iter()
-                .flat_map(|&f| files[f].chunks.iter().map(&size_of))
-                .collect();
+            let path_sizes: Vec<usize> =
+                paths.iter().flat_map(|&f| files[f].chunks.iter().map(&size_of)).collect();
             let mut path_refs = Vec::new();
             for &f in &paths {
                 for c in 0..files[f].chunks.len() {
