@@ -5,13 +5,15 @@
 //! records): the chunks are the ones `cleave chunk` writes at the member budget
 //! ([`member_budget`]), never cut again. [`pack`] builds the import graph (`graph.rs`),
 //! orders the files (import cycles as one group, dependencies before their users, directory
-//! order where nothing else decides), cuts the ordered sequence of chunks into packs by
-//! dynamic programming (`plan.rs`: fewest packs, no crumb, most related neighbours together),
-//! then renders each pack (frame, then each member's header and body) and measures it whole
-//! with the run's sizer: a pack is never over the budget.
+//! order where nothing else decides), bin-packs the chunks (`bins.rs`: fewest packs within a
+//! small slack, no crumb, most related files together; packs in import order), then renders
+//! each pack (frame, then each member's header and body) and measures it whole with the run's
+//! sizer: a pack is never over the budget. Directory order (the baseline) cuts the path order
+//! by dynamic programming instead (`plan.rs`).
 //!
 //! Every byte of every file is in exactly one member body, in order: members are the file's
-//! chunks, which tile it, and the order keeps a file's chunks consecutive.
+//! chunks, which tile it; inside a pack they are in file order, and the packs are ordered so
+//! that a file's chunks come in order across them.
 
 mod bins;
 mod graph;
@@ -29,11 +31,12 @@ use plan::{Item, Relations};
 /// How files are ordered before they are cut into packs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PackOrder {
-    /// By the import graph: cycles together, dependencies before users, else path order.
+    /// Bin-packed by the import graph: related files together, packs in import order
+    /// (cycles together, dependencies before users, else path order).
     #[default]
     Imports,
-    /// Path order only, no gap filling: plain directory-order packing, the baseline import
-    /// locality is measured against.
+    /// Path order cut by dynamic programming: plain directory-order packing, the baseline
+    /// import locality is measured against.
     Directory,
 }
 
