@@ -441,9 +441,11 @@ impl FrameParts {
                 format!("{name} (chunks {first}-{} of {total})", first + end - at - 1)
             };
             let dir = if dir.is_empty() { "./".to_owned() } else { format!("{dir}/") };
-            match dirs.last_mut() {
-                Some((d, names)) if *d == dir => names.push(name),
-                _ => dirs.push((dir, vec![name])),
+            // A folder once, where it first appears: a pack's files come in import order and
+            // may alternate between folders.
+            match dirs.iter_mut().find(|(d, _)| *d == dir) {
+                Some((_, names)) => names.push(name),
+                None => dirs.push((dir, vec![name])),
             }
             at = end;
         }
