@@ -171,11 +171,12 @@ fn an_import_cycle_is_packed_together() {
     let dir = tempfile::tempdir().expect("temp");
     let root = dir.path().join("src");
     // a and z import each other; in path order 40 modules stand between them, two to a pack
-    // with no room for z beside them, and more of them than gap filling looks ahead.
+    // with no room for a or z beside them: a and z together cost no extra pack (at 14 lines a
+    // module would take over half a pack, and a and z beside two of them the fewest packs).
     let body = "\n\n".to_owned() + &filler("helper", 8);
     write(&root, "app/a.py", &format!("from app.z import Z\n\n\nclass A:\n    pass\n{body}"));
     for k in 0..40 {
-        write(&root, &format!("app/f{k:02}.py"), &filler(&format!("f{k:02}"), 14));
+        write(&root, &format!("app/f{k:02}.py"), &filler(&format!("f{k:02}"), 12));
     }
     write(&root, "app/z.py", &format!("from app.a import A\n\n\nclass Z(A):\n    pass\n{body}"));
     let out = dir.path().join("out");
@@ -294,4 +295,48 @@ fn pack_output_is_guarded_like_chunk_output() {
     assert_eq!(pack(&root, &out, &[]).1, 0);
     assert_eq!(pack(&root, &out, &["--budget", "3000"]).1, 0);
     assert!(out.join("packs/0001.txt").exists());
+}
+
+#[test]
+fn packs_are_as_few_as_the_bin_packing_bound_when_path_order_needs_more() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    // Members of 528, 478, 388, 298 and 148 chars (header included) and a room of 940 beside
+    // the frame: {a, c} and {b, d, e} fit, but in path order a and b fit no pack together
+    // and the cutting needs three.
+    for (name, size) in [("a", 520), ("b", 470), ("c", 380), ("d", 290), ("e", 140)] {
+        let line: String = "word ".repeat(200).chars().take(size - 1).collect();
+        write(&root, &format!("{name}.txt"), &format!("{line}\n"));
+    }
+    let out = dir.path().join("out");
+    assert_eq!(pack(&root, &out, &["--budget", "1000", "--baseline"]).1, 0);
+    check_packs(&root, &out, 1000, "chars");
+    let m = manifest(&out);
+    assert_eq!(packs(&m).len(), 2);
+    assert_eq!(m["stats"]["lower_bound_l2"], 2);
+    assert_eq!(m["stats"]["lower_bound_l2_room"], 2);
+    assert_eq!(m["stats"]["directory_order"]["packs"], 3);
+    assert_eq!(packs_of(&m, "a.txt"), packs_of(&m, "c.txt"));
+    assert_eq!(packs_of(&m, "b.txt"), packs_of(&m, "e.txt"));
+}
+
+#[test]
+fn a_file_and_its_import_share_a_pack_when_they_fit() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    // app/main.py imports lib/zed.py; in path order the other modules stand between them and
+    // fill packs of their own.
+    write(&root, "app/main.py", &format!("from lib.zed import run\n\n\n{}", filler("main", 6)));
+    for k in 0..6 {
+        write(&root, &format!("app/mod{k}.py"), &filler(&format!("m{k}"), 14));
+    }
+    write(&root, "lib/zed.py", &format!("def run():\n    pass\n\n\n{}", filler("zed", 6)));
+    let out = dir.path().join("out");
+    assert_eq!(pack(&root, &out, &["--budget", "1000", "--baseline"]).1, 0);
+    check_packs(&root, &out, 1000, "chars");
+    let m = manifest(&out);
+    assert_eq!(packs_of(&m, "app/main.py"), packs_of(&m, "lib/zed.py"));
+    assert_eq!(m["stats"]["import_locality"], 1.0);
+    assert_eq!(m["stats"]["directory_order"]["import_locality"], 0.0);
+    assert!(packs(&m).len() as u64 <= m["stats"]["directory_order"]["packs"].as_u64().unwrap());
 }

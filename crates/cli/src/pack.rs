@@ -105,11 +105,12 @@ fn stats_line(stats: &PackStats, baseline: Option<&PackStats>) -> String {
         (stats.packs as f64 / stats.lower_bound as f64 - 1.0) * 100.0
     };
     let mut line = format!(
-        "cleave pack: {} chunks of {} files → {} packs (lower bound {}, +{over:.1} %), {} crumbs; import locality {:.1} % of {:.0} resolved edges",
+        "cleave pack: {} chunks of {} files → {} packs (lower bound {}, +{over:.1} %; bin-packing bound {}), {} crumbs; import locality {:.1} % of {:.0} resolved edges",
         stats.members,
         stats.files,
         stats.packs,
         stats.lower_bound,
+        stats.l2_bound,
         stats.crumbs,
         stats.locality * 100.0,
         stats.edges,
@@ -183,6 +184,8 @@ struct ManifestStats {
     members: usize,
     packs: usize,
     lower_bound: usize,
+    lower_bound_l2: usize,
+    lower_bound_l2_room: usize,
     crumbs: usize,
     content: usize,
     resolved_imports: usize,
@@ -208,6 +211,8 @@ impl ManifestStats {
             members: s.members,
             packs: s.packs,
             lower_bound: s.lower_bound,
+            lower_bound_l2: s.l2_bound,
+            lower_bound_l2_room: s.l2_room,
             crumbs: s.crumbs,
             content: s.content,
             resolved_imports: s.resolved,

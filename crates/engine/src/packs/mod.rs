@@ -5,14 +5,17 @@
 //! records): the chunks are the ones `cleave chunk` writes at the member budget
 //! ([`member_budget`]), never cut again. [`pack`] builds the import graph (`graph.rs`),
 //! orders the files (import cycles as one group, dependencies before their users, directory
-//! order where nothing else decides), cuts the ordered sequence of chunks into packs by
-//! dynamic programming (`plan.rs`: fewest packs, no crumb, most related neighbours together),
-//! then renders each pack (frame, then each member's header and body) and measures it whole
-//! with the run's sizer: a pack is never over the budget.
+//! order where nothing else decides), bin-packs the chunks (`bins.rs`: fewest packs within a
+//! small slack, no crumb, most related files together; packs in import order), then renders
+//! each pack (frame, then each member's header and body) and measures it whole with the run's
+//! sizer: a pack is never over the budget. Directory order (the baseline) cuts the path order
+//! by dynamic programming instead (`plan.rs`).
 //!
 //! Every byte of every file is in exactly one member body, in order: members are the file's
-//! chunks, which tile it, and the order keeps a file's chunks consecutive.
+//! chunks, which tile it; inside a pack they are in file order, and the packs are ordered so
+//! that a file's chunks come in order across them.
 
+mod bins;
 mod graph;
 mod plan;
 
@@ -28,11 +31,12 @@ use plan::{Item, Relations};
 /// How files are ordered before they are cut into packs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum PackOrder {
-    /// By the import graph: cycles together, dependencies before users, else path order.
+    /// Bin-packed by the import graph: related files together, packs in import order
+    /// (cycles together, dependencies before users, else path order).
     #[default]
     Imports,
-    /// Path order only, no gap filling: plain directory-order packing, the baseline import
-    /// locality is measured against.
+    /// Path order cut by dynamic programming: plain directory-order packing, the baseline
+    /// import locality is measured against.
     Directory,
 }
 
@@ -99,8 +103,15 @@ pub struct PackStats {
     pub crumbs: usize,
     /// Total size of the members (headers and bodies) in the run's unit.
     pub content: usize,
-    /// The fewest packs possible: `content` over the budget, rounded up.
+    /// A bound on the fewest packs: `content` over the budget, rounded up.
     pub lower_bound: usize,
+    /// The bin-packing lower bound L2 (Martello–Toth) for the members as they are (whole
+    /// chunks, each with its separator) in packs of the budget: no packing of these members
+    /// has fewer packs, whatever the order and with no frame at all.
+    pub l2_bound: usize,
+    /// The same bound for packs of the room the packer fills (the budget less half the
+    /// frame's reserve): the fewest packs the packer can reach.
+    pub l2_room: usize,
     /// Resolved import references, and those that named nothing of the run.
     pub resolved: usize,
     /// See `resolved`.
@@ -141,64 +152,84 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
     let newline = sizer.size("\n");
     let size_of = |c: &Chunk| c.tokens + if c.text.ends_with('\n') { 0 } else { newline };
     let room = budget - frame_reserve(budget) / 2;
-    let order = match mode {
-        PackOrder::Imports => fill_gaps(&order, files, &graph, &size_of, room),
-        PackOrder::Directory => order,
-    };
+    let crumb = budget.div_ceil(20);
     let mut pos_of = vec![usize::MAX; files.len()];
     for (pos, &f) in order.iter().enumerate() {
         pos_of[f] = pos;
     }
-    let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); order.len()];
-    for (u, out) in graph.out.iter().enumerate() {
-        for &(v, w) in out {
-            if pos_of[u] != usize::MAX && pos_of[v] != usize::MAX && u != v {
-                adj[pos_of[u]].push((pos_of[v], u64::from(w)));
-                adj[pos_of[v]].push((pos_of[u], u64::from(w)));
-            }
-        }
-    }
-    let mut items = Vec::new();
     let mut refs = Vec::new();
-    for (pos, &f) in order.iter().enumerate() {
-        let same_dir = pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
+    let mut sizes = Vec::new();
+    for &f in &order {
         for (c, chunk) in files[f].chunks.iter().enumerate() {
-            items.push(Item {
-                file_pos: pos,
-                size: size_of(chunk),
-                same_dir_as_prev_file: same_dir,
-            });
             refs.push((f, c));
+            sizes.push(size_of(chunk));
         }
     }
-    let starts = plan::plan(&items, &Relations::new(adj), room, budget.div_ceil(20));
-    let mut ranges: Vec<std::ops::Range<usize>> = starts
-        .iter()
-        .enumerate()
-        .map(|(k, &s)| s..starts.get(k + 1).copied().unwrap_or(items.len()))
-        .collect();
+    let mut groups: Vec<Vec<(usize, usize)>> = match mode {
+        PackOrder::Imports => {
+            let adj = relations(files, &graph, &pos_of, order.len());
+            let pieces: Vec<bins::Piece> = refs
+                .iter()
+                .zip(&sizes)
+                .map(|(&(f, chunk), &size)| bins::Piece { file: pos_of[f], chunk, size })
+                .collect();
+            // Plain directory-order packing seeds one try.
+            let paths: Vec<usize> = (0..files.len()).filter(|&f| include[f]).collect();
+            let mut first = vec![0usize; files.len()];
+            let mut at = 0;
+            for &f in &order {
+                first[f] = at;
+                at += files[f].chunks.len();
+            }
+            let mut path_pos = vec![usize::MAX; files.len()];
+            for (k, &f) in paths.iter().enumerate() {
+                path_pos[f] = k;
+            }
+            let path_sizes: Vec<usize> =
+                paths.iter().flat_map(|&f| files[f].chunks.iter().map(&size_of)).collect();
+            let mut path_refs = Vec::new();
+            for &f in &paths {
+                for c in 0..files[f].chunks.len() {
+                    path_refs.push(first[f] + c);
+                }
+            }
+            let seed: Vec<Vec<usize>> =
+                directory_cut(files, &graph, &paths, &path_pos, &path_sizes, room, crumb)
+                    .into_iter()
+                    .map(|bin| bin.into_iter().map(|x| path_refs[x]).collect())
+                    .collect();
+            let problem = bins::Problem { pieces: &pieces, adj: &adj, room, crumb, seed: &seed };
+            bins::pack(&problem)
+                .into_iter()
+                .map(|bin| bin.into_iter().map(|x| refs[x]).collect())
+                .collect()
+        }
+        PackOrder::Directory => directory_cut(files, &graph, &order, &pos_of, &sizes, room, crumb)
+            .into_iter()
+            .map(|bin| bin.into_iter().map(|x| refs[x]).collect())
+            .collect(),
+    };
     // Sizes above are exact for an additive unit; a BPE merges tokens across members, so
     // each pack is measured whole, and one over the budget gives its last members to a new
     // pack right after it.
     if !sizer.is_additive() {
         let mut k = 0;
-        while k < ranges.len() {
-            let r = ranges[k].clone();
-            let mut end = r.end;
-            while end - r.start > 1 && members_size(files, &refs[r.start..end], config) > budget {
+        while k < groups.len() {
+            let mut end = groups[k].len();
+            while end > 1 && members_size(files, &groups[k][..end], config) > budget {
                 end -= 1;
             }
-            if end < r.end {
-                ranges[k] = r.start..end;
-                ranges.insert(k + 1, end..r.end);
+            if end < groups[k].len() {
+                let rest = groups[k].split_off(end);
+                groups.insert(k + 1, rest);
             }
             k += 1;
         }
     }
-    let mut packs: Vec<Pack> = ranges
+    let mut packs: Vec<Pack> = groups
         .iter()
-        .map(|r| Pack {
-            members: refs[r.clone()]
+        .map(|g| Pack {
+            members: g
                 .iter()
                 .map(|&(file, chunk)| Member { file, chunk, header_start: 0, body_start: 0 })
                 .collect(),
@@ -214,85 +245,97 @@ pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Pack
     for (k, p) in packs.iter_mut().enumerate() {
         render(files, p, k, count, config);
     }
-    let stats = stats(files, &graph, &packs, budget, largest_cycle);
+    let mut stats = stats(files, &graph, &packs, budget, largest_cycle);
+    stats.l2_bound = bins::lower_bound_l2(&sizes, budget);
+    stats.l2_room = bins::lower_bound_l2(&sizes, room);
     Packing { packs, graph, stats }
 }
 
-/// Files looked ahead for one that fills the room a pack would leave.
-const LOOKAHEAD: usize = 64;
-
-/// The order with gaps filled: where the next file would not fit in the room a pack being
-/// filled in order has left, a whole file among the next [`LOOKAHEAD`] that fits is pulled
-/// forward into it: one that imports or is imported by a file of that pack first, then one of
-/// the same folder as the file before it, then the largest. Packs are cut by the planner
-/// afterwards; this only gives it an order in which the small files of a neighbourhood can
-/// fill what the large ones leave.
-fn fill_gaps(
-    order: &[usize],
+/// The optimal cutting of `order` (files with chunks) into packs of consecutive members
+/// (`plan.rs`); returns each pack's members as indices into the chunks of `order` in turn.
+fn directory_cut(
     files: &[FileResult],
     graph: &ImportGraph,
-    size_of: &dyn Fn(&Chunk) -> usize,
+    order: &[usize],
+    pos_of: &[usize],
+    sizes: &[usize],
     room: usize,
-) -> Vec<usize> {
-    let total: Vec<usize> =
-        order.iter().map(|&f| files[f].chunks.iter().map(size_of).sum()).collect();
-    let mut related: Vec<Vec<usize>> = vec![Vec::new(); files.len()];
+    crumb: usize,
+) -> Vec<Vec<usize>> {
+    let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); order.len()];
     for (u, out) in graph.out.iter().enumerate() {
-        for &(v, _) in out {
-            related[u].push(v);
-            related[v].push(u);
-        }
-    }
-    for r in &mut related {
-        r.sort_unstable();
-        r.dedup();
-    }
-    let mut placed = vec![false; order.len()];
-    let mut out = Vec::with_capacity(order.len());
-    // The simulated pack being filled: its size and its files.
-    let (mut used, mut current) = (0usize, Vec::new());
-    let mut next = 0;
-    let mut place = |at: usize, used: &mut usize, current: &mut Vec<usize>, placed: &mut [bool]| {
-        for c in &files[order[at]].chunks {
-            let s = size_of(c);
-            if *used + s > room {
-                *used = 0;
-                current.clear();
+        for &(v, w) in out {
+            if pos_of[u] != usize::MAX && pos_of[v] != usize::MAX && u != v {
+                adj[pos_of[u]].push((pos_of[v], u64::from(w)));
+                adj[pos_of[v]].push((pos_of[u], u64::from(w)));
             }
-            *used += s;
         }
-        current.push(order[at]);
-        placed[at] = true;
-        out.push(order[at]);
-    };
-    while next < order.len() {
-        if placed[next] {
-            next += 1;
+    }
+    let mut items = Vec::new();
+    for (pos, &f) in order.iter().enumerate() {
+        let same_dir = pos > 0 && dir_of(&files[order[pos - 1]].rel) == dir_of(&files[f].rel);
+        for _ in &files[f].chunks {
+            items.push(Item {
+                file_pos: pos,
+                size: sizes[items.len()],
+                same_dir_as_prev_file: same_dir,
+            });
+        }
+    }
+    let starts = plan::plan(&items, &Relations::new(adj), room, crumb);
+    starts
+        .iter()
+        .enumerate()
+        .map(|(k, &s)| (s..starts.get(k + 1).copied().unwrap_or(items.len())).collect())
+        .collect()
+}
+
+/// Weight of two consecutive files of one folder (in path order) for the packer; an import
+/// weighs [`IMPORT`] times its graph weight, so folders only break ties between imports.
+const SAME_FOLDER: u64 = 1;
+/// See [`SAME_FOLDER`].
+const IMPORT: u64 = 16;
+
+/// The packer's relations between files, by position in the pack order: import edges both
+/// ways, and consecutive files of one folder (in path order) as a tie-break.
+fn relations(
+    files: &[FileResult],
+    graph: &ImportGraph,
+    pos_of: &[usize],
+    n: usize,
+) -> Vec<Vec<(usize, u64)>> {
+    let mut edges: Vec<(usize, usize, u64)> = Vec::new();
+    for (u, out) in graph.out.iter().enumerate() {
+        for &(v, w) in out {
+            let (a, b) = (pos_of[u], pos_of[v]);
+            if a != usize::MAX && b != usize::MAX && a != b {
+                edges.push((a, b, u64::from(w) * IMPORT));
+                edges.push((b, a, u64::from(w) * IMPORT));
+            }
+        }
+    }
+    let mut prev: Option<usize> = None;
+    for (f, file) in files.iter().enumerate() {
+        if pos_of[f] == usize::MAX {
             continue;
         }
-        place(next, &mut used, &mut current, &mut placed);
-        while let Some(ahead) = (next + 1..order.len()).find(|&p| !placed[p]) {
-            let first = files[order[ahead]].chunks.first().map_or(0, size_of);
-            if used + first <= room {
-                break;
-            }
-            let free = room - used.min(room);
-            let last_dir = current.last().map_or("", |&f: &usize| dir_of(&files[f].rel));
-            let key = |p: usize| {
-                let f = order[p];
-                let linked = current.iter().any(|c| related[f].binary_search(c).is_ok());
-                (linked, dir_of(&files[f].rel) == last_dir, total[p])
-            };
-            let pick = (ahead + 1..order.len().min(ahead + 1 + LOOKAHEAD))
-                .filter(|&p| !placed[p] && total[p] <= free)
-                .max_by(|&a, &b| key(a).cmp(&key(b)).then(b.cmp(&a)));
-            match pick {
-                Some(p) => place(p, &mut used, &mut current, &mut placed),
-                None => break,
-            }
+        if let Some(p) = prev
+            && dir_of(&files[p].rel) == dir_of(&file.rel)
+        {
+            edges.push((pos_of[p], pos_of[f], SAME_FOLDER));
+            edges.push((pos_of[f], pos_of[p], SAME_FOLDER));
+        }
+        prev = Some(f);
+    }
+    edges.sort_unstable();
+    let mut adj: Vec<Vec<(usize, u64)>> = vec![Vec::new(); n];
+    for (a, b, w) in edges {
+        match adj[a].last_mut() {
+            Some((c, s)) if *c == b => *s += w,
+            _ => adj[a].push((b, w)),
         }
     }
-    out
+    adj
 }
 
 fn dir_of(path: &str) -> &str {
@@ -398,9 +441,11 @@ impl FrameParts {
                 format!("{name} (chunks {first}-{} of {total})", first + end - at - 1)
             };
             let dir = if dir.is_empty() { "./".to_owned() } else { format!("{dir}/") };
-            match dirs.last_mut() {
-                Some((d, names)) if *d == dir => names.push(name),
-                _ => dirs.push((dir, vec![name])),
+            // A folder once, where it first appears: a pack's files come in import order and
+            // may alternate between folders.
+            match dirs.iter_mut().find(|(d, _)| *d == dir) {
+                Some((_, names)) => names.push(name),
+                None => dirs.push((dir, vec![name])),
             }
             at = end;
         }
@@ -563,6 +608,8 @@ fn stats(
         crumbs,
         content,
         lower_bound: content.div_ceil(budget),
+        l2_bound: 0,
+        l2_room: 0,
         resolved: graph.resolved,
         unresolved: graph.unresolved,
         edges: edges as f64 / f64::from(graph::WHOLE),
