@@ -12,6 +12,7 @@
 mod chunk;
 mod chunker;
 mod error;
+mod files;
 mod language;
 mod result;
 mod sizer;
@@ -26,6 +27,7 @@ fn _cleave(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<chunk::PyChunk>()?;
     m.add_class::<result::PyFileResult>()?;
     m.add_class::<tree::ChunkTree>()?;
+    m.add_function(wrap_pyfunction!(files::walk, m)?)?;
     m.add("CleaveError", m.py().get_type::<error::CleaveError>())?;
     m.add("DEFAULT_MAX_FILE_SIZE", cleave_engine::DEFAULT_MAX_FILE_SIZE)?;
     m.add("LANGUAGES", language::names())?;

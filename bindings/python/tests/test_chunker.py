@@ -207,6 +207,28 @@ def test_chunk_tree_streams_and_stops_early(tmp_path: Path) -> None:
     assert paths == sorted(paths) and len(paths) == 400
 
 
+def test_walk_lists_what_the_cli_reads_and_nothing_it_leaves_out(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("[core]\n")
+    (tmp_path / ".gitignore").write_text("build/\n*.log\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "out.py").write_text("x = 1\n")
+    (tmp_path / "run.log").write_text("log\n")
+    (tmp_path / ".env").write_text("SECRET=1\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("def a():\n    return 1\n")
+    (tmp_path / "b.md").write_text("# B\n")
+    files = cleave.walk(tmp_path)
+    assert files == [str(tmp_path / "b.md"), str(tmp_path / "src" / "a.py")]
+    # The same files the tree chunks, as the CLI reads them.
+    chunked = [r.path for r in cleave.Chunker(budget=200).chunk_tree(tmp_path) if r.outcome != "skipped"]
+    assert [os.path.relpath(f, tmp_path) for f in files] == chunked
+    everything = cleave.walk(tmp_path, hidden=True, no_ignore=True)
+    assert str(tmp_path / "run.log") in everything and str(tmp_path / ".env") in everything
+    with pytest.raises(cleave.CleaveError):
+        cleave.walk(tmp_path / "missing")
+
+
 def test_waiting_for_the_tree_releases_the_interpreter(tmp_path: Path) -> None:
     for i in range(60):
         (tmp_path / f"m{i:03}.py").write_text("".join(f"def f{j}():\n    return {j}\n\n" for j in range(400)))

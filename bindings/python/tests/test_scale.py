@@ -77,7 +77,7 @@ def test_ray_data_pipeline_equals_the_cli(cli, corpus: Path) -> None:
             fn_constructor_kwargs={"root": str(corpus), "budget": 600},
             batch_format="pyarrow",
             batch_size=8,
-            concurrency=2,
+            compute=ray.data.ActorPoolStrategy(size=2),
         )
         rows = out.take_all()
     finally:

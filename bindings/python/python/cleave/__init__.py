@@ -24,6 +24,7 @@ from cleave._cleave import (
     ChunkTree,
     CleaveError,
     FileResult,
+    walk,
 )
 
 try:
@@ -40,4 +41,5 @@ __all__ = [
     "CleaveError",
     "FileResult",
     "__version__",
+    "walk",
 ]

@@ -123,3 +123,12 @@ class Chunker:
     def chunk_tree(
         self, root: StrPath, hidden: bool = False, no_ignore: bool = False, follow: bool = False
     ) -> ChunkTree: ...
+
+def walk(
+    root: str | os.PathLike[str],
+    hidden: bool = False,
+    no_ignore: bool = False,
+    follow: bool = False,
+) -> list[str]:
+    """The absolute paths of the files under `root` that `cleave chunk ROOT` would read, in
+    path order (ignored, hidden and special entries left out, as the CLI leaves them)."""

@@ -1,14 +1,18 @@
 """Ray Data: chunk a corpus past one machine with one `Chunker` per actor.
 
     import ray
+    import cleave
     from cleave.ray import ChunkFiles
+    from ray.data import ActorPoolStrategy
 
-    ds = ray.data.read_binary_files("corpus/", include_paths=True)
+    # The files `cleave chunk corpus/` reads: a folder given to Ray as it is would bring
+    # `.git/`, ignored and hidden files along.
+    ds = ray.data.read_binary_files(cleave.walk("corpus/"), include_paths=True)
     chunks = ds.map_batches(
         ChunkFiles,
         fn_constructor_kwargs={"root": "corpus/", "budget": 2000, "unit": "chars"},
         batch_format="pyarrow",
-        concurrency=4,
+        compute=ActorPoolStrategy(size=4),
     )
     chunks.write_parquet("chunks/")
 

@@ -1,10 +1,11 @@
 """Spark: chunk a corpus with `DataFrame.mapInArrow`, one `Chunker` per Python worker.
 
+    import cleave
     from pyspark.sql import SparkSession
     from cleave.spark import SCHEMA, chunk_files
 
     spark = SparkSession.builder.getOrCreate()
-    files = spark.read.format("binaryFile").option("recursiveFileLookup", "true").load("corpus/")
+    files = spark.read.format("binaryFile").load(cleave.walk("corpus/"))
     chunks = files.select("path", "content").mapInArrow(
         chunk_files(root="corpus/", budget=2000, unit="chars"), SCHEMA
     )
