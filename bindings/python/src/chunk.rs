@@ -77,7 +77,7 @@ fn json_loads<'py>(py: Python<'py>, json: &[u8]) -> PyResult<Bound<'py, PyAny>> 
     py.import("json")?.call_method1("loads", (PyBytes::new(py, json),))
 }
 
-fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+pub fn to_py<'py, T: serde::Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
     let json = serde_json::to_vec(value)
         .map_err(|err| PyValueError::new_err(format!("cannot serialise: {err}")))?;
     json_loads(py, &json)

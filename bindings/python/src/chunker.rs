@@ -13,6 +13,7 @@ use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBytes, PyString, PyTuple};
 use rayon::prelude::*;
 
+use crate::agent;
 use crate::chunk::PyChunk;
 use crate::error;
 use crate::language;
@@ -221,7 +222,10 @@ impl Chunker {
 
     /// Chunks a text. `path` names it in records and picks its language by extension (as the
     /// CLI does); `language` picks the language by name instead (see `cleave.LANGUAGES`).
-    /// Returns the chunks; an empty text has none.
+    /// Returns the chunks; an empty text has none. The text is chunked as given, so offsets
+    /// always index it: a document format the CLI decodes first (`.html`, like `.pdf` or
+    /// `.docx`) is decoded only from its bytes (`chunk_file`, `chunk_many` with paths or bytes),
+    /// while an HTML string given here is chunked as HTML source.
     #[pyo3(signature = (text, path = None, language = None))]
     fn chunk_text(
         &self,
@@ -322,6 +326,76 @@ impl Chunker {
             walked.entries,
             self.py_sizer.clone(),
         )
+    }
+
+    /// The outline of every file under `path` (a file or a folder): one dict per chunked file,
+    /// `{"path", "language", "entries"}`, each entry a symbol (code) or a section (documents)
+    /// with its depth, label, qualified name, lines, byte range and the ids of the chunks that
+    /// hold it — what `cleave outline --format json` gives, at this chunker's budget.
+    #[pyo3(signature = (path, hidden = false, no_ignore = false, follow = false))]
+    fn outline<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        hidden: bool,
+        no_ignore: bool,
+        follow: bool,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let settings = (*self.settings).clone().with_outline(true);
+        let walk = agent::Walk { hidden, no_ignore, follow, threads: self.threads };
+        let files = agent::collect(py, &path, &settings, &walk)?;
+        self.sizer_error()?;
+        agent::outlines(py, &files)
+    }
+
+    /// Selects what `query` needs from the chunks of `path` (a file or a folder): chunks
+    /// ranked by BM25F over body, header, symbols and section path with priors for the kind of
+    /// question (`kind`: `"concept"`, `"algorithm"` or `"code"`, guessed when `None`), chosen
+    /// whole until the rendered selection would pass `budget` units (this chunker's unit), and
+    /// put back in reading order — what `cleave select` does (at most `max_segments` passages;
+    /// a single file of at most `passthrough` units comes back whole when it fits). The chunks
+    /// are this chunker's, so its budget must be below `budget`. Returns a dict: `passages` (`{"chunk", "title",
+    /// "tag", "score"}`), `text` (the passages as an agent reads them, each under a
+    /// `=== title [source:…] ===` line), `query_type`, `strategy`, `candidates`, `left_out`,
+    /// `size`.
+    #[pyo3(signature = (
+        path, query, budget, keywords = None, kind = None, max_segments = 20, passthrough = 12_000,
+        hidden = false, no_ignore = false, follow = false
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn select<'py>(
+        &self,
+        py: Python<'py>,
+        path: PathBuf,
+        query: String,
+        budget: usize,
+        keywords: Option<Vec<String>>,
+        kind: Option<String>,
+        max_segments: usize,
+        passthrough: usize,
+        hidden: bool,
+        no_ignore: bool,
+        follow: bool,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        if self.args.budget >= budget {
+            return Err(PyValueError::new_err(format!(
+                "the selection budget ({budget}) must be larger than the chunker's ({}): a chunk and its tag line must fit it",
+                self.args.budget
+            )));
+        }
+        let walk = agent::Walk { hidden, no_ignore, follow, threads: self.threads };
+        let files = agent::collect(py, &path, &self.settings, &walk)?;
+        let ask = agent::Ask {
+            query,
+            budget,
+            keywords: keywords.unwrap_or_default(),
+            kind,
+            max_segments,
+            passthrough,
+        };
+        let out = agent::selection(py, &files, &self.settings, ask)?;
+        self.sizer_error()?;
+        Ok(out)
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -9,6 +9,7 @@
 //! The pure-Python package `cleave` (python/cleave) re-exports these types with type hints
 //! and holds the LangChain and LlamaIndex adapters.
 
+mod agent;
 mod chunk;
 mod chunker;
 mod error;

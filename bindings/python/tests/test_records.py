@@ -41,12 +41,17 @@ def test_chunk_tree_equals_the_cli_byte_for_byte(cli, fixtures: Path, kwargs, ar
 def test_chunk_text_and_chunk_many_equal_the_cli(cli, fixtures: Path, kwargs, args) -> None:
     lines, report = cli.chunk(fixtures, *args)
     chunker = cleave.Chunker(**kwargs)
-    chunked = [e["path"] for e in report["files"] if e["outcome"] != "skipped"]
-    # Texts named by their path relative to the root, as the walk names them.
+    chunked = [e for e in report["files"] if e["outcome"] != "skipped"]
+    # Texts named by their path relative to the root, as the walk names them. A file the CLI
+    # decoded (HTML, PDF, Office, UTF-16: the report names its encoding) goes in as bytes, as
+    # chunk_text chunks a string as it is given.
     texts = []
-    for rel in chunked:
+    for entry in chunked:
+        rel = entry["path"]
         data = (fixtures / rel).read_bytes()
         try:
+            if entry.get("encoding") not in (None, "utf-8"):
+                raise UnicodeDecodeError("utf-8", data, 0, 0, "decoded by the CLI")
             texts.append((rel, data.decode("utf-8")))
         except UnicodeDecodeError:
             texts.append((rel, data))

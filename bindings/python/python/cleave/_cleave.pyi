@@ -117,6 +117,22 @@ class Chunker:
         self, text: str, path: StrPath | None = None, language: str | None = None
     ) -> list[Chunk]: ...
     def chunk_file(self, path: StrPath) -> FileResult: ...
+    def outline(
+        self, path: StrPath, hidden: bool = False, no_ignore: bool = False, follow: bool = False
+    ) -> list[dict[str, Any]]: ...
+    def select(
+        self,
+        path: StrPath,
+        query: str,
+        budget: int,
+        keywords: list[str] | None = None,
+        kind: Literal["concept", "algorithm", "code"] | None = None,
+        max_segments: int = 20,
+        passthrough: int = 12000,
+        hidden: bool = False,
+        no_ignore: bool = False,
+        follow: bool = False,
+    ) -> dict[str, Any]: ...
     def chunk_many(
         self, items: Iterable[StrPath | tuple[StrPath, str | bytes]]
     ) -> list[FileResult]: ...
