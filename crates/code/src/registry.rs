@@ -296,7 +296,14 @@ static LANGUAGES: [Language; 25] = [
         .with_whole_parse(),
     lang("scss", &["scss", "sass"]),
     lang("sql", &["sql"]).with_comment("--"),
-    lang("svelte", &["svelte"]).with_block_comment("<!--", "-->"),
+    lang("svelte", &["svelte"])
+        .with_grammar(
+            grammar!("lang-web", tree_sitter_svelte_ng::LANGUAGE),
+            grammar_file!("svelte"),
+            pieces::PHP,
+        )
+        .with_block_comment("<!--", "-->")
+        .with_whole_parse(),
     lang("swift", &["swift"]).with_grammar(
         grammar!("lang-swift", tree_sitter_swift::LANGUAGE),
         grammar_file!("swift"),
@@ -314,11 +321,19 @@ static LANGUAGES: [Language; 25] = [
             pieces::ECMA,
         )
         .with_interpreters(&["deno", "ts-node", "tsx"]),
-    lang("vue", &["vue"]).with_block_comment("<!--", "-->"),
+    lang("vue", &["vue"])
+        .with_grammar(
+            grammar!("lang-web", tree_sitter_html::LANGUAGE),
+            grammar_file!("vue"),
+            pieces::PHP,
+        )
+        .with_block_comment("<!--", "-->")
+        .with_whole_parse(),
 ];
 
 /// Query files that languages inherit but that are no language of their own.
-static SHARED_QUERIES: &[(&str, &str)] = &[("ecma", grammar_file!("ecma"))];
+static SHARED_QUERIES: &[(&str, &str)] =
+    &[("ecma", grammar_file!("ecma")), ("sfc", grammar_file!("sfc"))];
 
 pub(crate) fn query_source(name: &str) -> Option<&'static str> {
     LANGUAGES
@@ -607,6 +622,39 @@ mod tests {
         }
         assert!(language_for_shebang("#!/usr/bin/env awk").is_none());
         assert!(language_for_shebang("# not a shebang").is_none());
+    }
+    /// An injected region is parsed with the language its `lang` attribute names, by name
+    /// or extension; an unknown or grammarless language leaves the region a plain scope; an
+    /// `@inject.<language>` naming no row fails to load.
+    #[cfg(feature = "lang-web")]
+    #[test]
+    fn injections_take_the_language_their_region_names() {
+        let vue = language_by_name("vue").unwrap();
+        let symbols = |text: &str| {
+            let tree = crate::atomize_code(vue, text, &mut crate::ParseContext::new());
+            tree.root.validate(text).unwrap();
+            let mut out = Vec::new();
+            let mut stack = vec![&tree.root];
+            while let Some(atom) = stack.pop() {
+                out.extend(atom.label_text().map(str::to_owned));
+                stack.extend(atom.children.iter());
+            }
+            out.sort();
+            out
+        };
+        let body = "\nclass Foo {\n  bar(): number {\n    return 1;\n  }\n}\n";
+        for lang in ["ts", "typescript", "'ts'"] {
+            let text = format!("<script lang={lang}>{body}</script>\n");
+            let found = symbols(&text);
+            assert!(found.contains(&"class Foo".to_owned()), "{lang}: {found:?}");
+        }
+        let text = format!("<script lang=\"coffee\">{body}</script>\n");
+        assert_eq!(symbols(&text), [r#"<script lang="coffee">"#]);
+        let text = "<style lang=\"scss\">\n$a: 1;\n.x { color: $a; }\n</style>\n";
+        assert_eq!(symbols(text), [r#"<style lang="scss">"#]);
+        let grammar = vue.tree_sitter_language().unwrap();
+        let err = LanguageConfig::new("x", grammar, "(script_element) @inject.cobol").unwrap_err();
+        assert!(err.to_string().contains("inject.<language>"), "{err}");
     }
 }
 
