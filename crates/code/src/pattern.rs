@@ -318,14 +318,7 @@ impl Step {
     fn parts_only(&self) -> bool {
         let part = matches!(
             self.capture,
-            None | Some(
-                Role::Name
-                    | Role::Keyword
-                    | Role::Qualifier
-                    | Role::Body
-                    | Role::Wrapped
-                    | Role::Language,
-            )
+            None | Some(Role::Name | Role::Keyword | Role::Qualifier | Role::Body | Role::Wrapped)
         );
         let below = match &self.what {
             What::Alt(branches) => branches.iter().all(Step::parts_only),
