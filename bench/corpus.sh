@@ -30,6 +30,10 @@ APT_PKGS=(rust-src golang-1.19-src openjdk-17-source)
 # download + dpkg-deb -x, nothing installed): their versions go into the MANIFEST too.
 PYTHONNET=3.0.5
 EXPO_MODULES_CORE=2.2.3
+# The web group: npm tarballs that ship their CSS and their .vue/.svelte sources.
+CSS_NPM=(bootstrap@5.3.9 bulma@1.0.4 primevue@3.53.1 vitepress@1.6.4)
+VUE_NPM=(primevue@3.53.1 vitepress@1.6.4)
+SVELTE_NPM=(flowbite-svelte@1.33.1 bits-ui@0.22.0 @sveltejs/kit@2.70.4)
 GLIBC_DIRS=(string stdlib malloc nptl stdio-common libio elf posix)
 BOOST_DIRS=(boost/asio boost/json boost/container boost/optional)
 PHP_PKGS=(
@@ -98,6 +102,19 @@ for rel in paths:
     shutil.copyfile(os.path.join(src, rel), os.path.join(dst, rel))
     total += size
 ' "$1" "$2" "$cap_mb"
+}
+
+npm_unpack() { # DIR PKG@VERSION…: each tarball from `npm pack`, unpacked into DIR/<name>
+    local dir="$1" pkg tgz
+    shift
+    mkdir -p "$dir/tgz"
+    for pkg in "$@"; do
+        local name="${pkg%@*}"
+        name="${name//\//+}"
+        [[ -d "$dir/$name" ]] && continue
+        tgz=$(cd "$dir/tgz" && npm pack --silent "$pkg" | tail -1)
+        mkdir -p "$dir/$name" && tar -xzf "$dir/tgz/$tgz" -C "$dir/$name"
+    done
 }
 
 manifest() { # DIR SOURCE-DESCRIPTION
@@ -240,8 +257,21 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         (cd "$root" && find . -name '*.scala' -printf '%P\0') | copy_capped "$root" "$dest"
         manifest "$dest" "typelevel/cats $CATS_COMMIT (GitHub snapshot), **/*.scala"
         ;;
+    css | vue | svelte)
+        local unz="$dl/web" pkgs
+        case "$lang" in
+            css) pkgs=("${CSS_NPM[@]}") ;;
+            vue) pkgs=("${VUE_NPM[@]}") ;;
+            svelte) pkgs=("${SVELTE_NPM[@]}") ;;
+        esac
+        npm_unpack "$unz" "${pkgs[@]}"
+        local names=() p
+        for p in "${pkgs[@]}"; do p="${p%@*}"; names+=("${p//\//+}"); done
+        (cd "$unz" && find "${names[@]}" -name "*.$lang" -print0) | copy_capped "$unz" "$dest"
+        manifest "$dest" "npm ${pkgs[*]}, **/*.$lang"
+        ;;
     *)
-        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift)" >&2
+        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte)" >&2
         exit 2
         ;;
     esac

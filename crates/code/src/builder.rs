@@ -35,6 +35,8 @@ struct ItemMatch<'t> {
     keyword: Option<Node<'t>>,
     qualifier: Option<Node<'t>>,
     body: Option<Node<'t>>,
+    /// For an injection, the node that names its language (`lang="ts"`).
+    language: Option<Node<'t>>,
 }
 
 /// Roles of nodes that are not items.
@@ -242,8 +244,15 @@ impl<'a, 't> Builder<'a, 't> {
     /// Indexes the match of a bare `(kind) @capture` pattern, without running the query.
     fn record_bare(&mut self, node: Node<'t>, pattern: usize, role: Role) {
         if let Role::Atom(kind) = role {
-            let item =
-                ItemMatch { pattern, kind, name: None, keyword: None, qualifier: None, body: None };
+            let item = ItemMatch {
+                pattern,
+                kind,
+                name: None,
+                keyword: None,
+                qualifier: None,
+                body: None,
+                language: None,
+            };
             self.record_item(node, item);
         } else {
             self.record_mark(node, role);
@@ -306,8 +315,8 @@ impl<'a, 't> Builder<'a, 't> {
         captures: impl Iterator<Item = (Role, Node<'t>)>,
     ) -> bool {
         let mut main: Option<(Role, Node<'t>)> = None;
-        let (mut name, mut keyword, mut qualifier, mut body, mut wrapped) =
-            (None, None, None, None, None);
+        let (mut name, mut keyword, mut qualifier, mut body, mut wrapped, mut language) =
+            (None, None, None, None, None, None);
         for (role, node) in captures {
             match role {
                 Role::Name => name = Some(node),
@@ -315,13 +324,14 @@ impl<'a, 't> Builder<'a, 't> {
                 Role::Qualifier => qualifier = Some(node),
                 Role::Body => body = Some(node),
                 Role::Wrapped => wrapped = Some(node),
+                Role::Language => language = Some(node),
                 _ => main = Some((role, node)),
             }
         }
         let Some((role, node)) = main else { return false };
         match role {
             Role::Atom(kind) => {
-                let item = ItemMatch { pattern, kind, name, keyword, qualifier, body };
+                let item = ItemMatch { pattern, kind, name, keyword, qualifier, body, language };
                 self.record_item(node, item);
             }
             Role::Comment | Role::Attach | Role::Import => self.record_mark(node, role),
@@ -691,7 +701,12 @@ impl<'a, 't> Builder<'a, 't> {
         let level = if item.kind.has_statements() { Level::Statement } else { Level::Member };
         let detached = core > range.start && core < range.end && self.at_line_start(core);
         let within = if detached { core..range.end } else { range.clone() };
+        let injected = match item.kind {
+            ItemKind::Inject(default) => self.inject(&item, default, &within, ctx),
+            _ => None,
+        };
         let children = match item.body {
+            _ if injected.is_some() => injected.unwrap_or_default(),
             _ if !self.worth_opening(node, &range, depth) => Vec::new(),
             Some(body) if body.start_byte() >= within.start && body.end_byte() <= within.end => {
                 self.entries(body, within.clone(), level, depth + 1, ctx)
@@ -714,6 +729,46 @@ impl<'a, 't> Builder<'a, 't> {
             .with_scope(true)
             .with_label(label)
             .with_children(children)
+    }
+
+    /// An injected region (`<script lang="ts">` in Vue): the body parsed on its own with the
+    /// language the pattern names, or the one its `@language` node names by registry name or
+    /// extension; that parse's atoms tile the body, between the region's head and tail.
+    /// `None` (the region is then a plain item) when the language is unknown or not in this
+    /// build, or injections nest too deep.
+    fn inject(
+        &mut self,
+        item: &ItemMatch<'t>,
+        default: &'static str,
+        within: &Range<usize>,
+        ctx: &mut ParseContext,
+    ) -> Option<Vec<Atom>> {
+        let body = item.body?;
+        let (s, e) = (body.start_byte(), body.end_byte());
+        if self.expand_depth >= MAX_EXPAND || s >= e || s < within.start || e > within.end {
+            return None;
+        }
+        let language = match item.language {
+            Some(node) => injected_language(self.slice(node.byte_range()))?,
+            None => crate::registry::language_by_name(default)?,
+        };
+        let config = language.config().ok()?;
+        let tree = ctx.parse_ranges(language, self.text, &[ts_range(self.text, s..e)])?;
+        let root = tree.root_node();
+        let mut builder =
+            Builder::new(self.text, language, config, root, ctx, self.expand_depth + 1);
+        let inner = builder.root(root, s..e, ctx);
+        for import in builder.imports {
+            if self.imports.iter().map(String::len).sum::<usize>() < MAX_CONTEXT {
+                self.imports.push(import);
+            }
+        }
+        let mut all = Vec::with_capacity(inner.len() + 2);
+        all.push(Atom::gap(within.start..s));
+        all.extend(inner);
+        all.push(Atom::gap(e..within.end).with_boundary(Boundary::Line));
+        all.retain(|a| !a.range.is_empty());
+        Some(all)
     }
 
     /// A block for a statement or other node: opened into its own children when large.
@@ -1041,6 +1096,18 @@ impl<'a, 't> Builder<'a, 't> {
             node = node.parent()?;
         }
     }
+}
+
+/// The language an injection's `@language` node names: its value (after `=`, without quotes:
+/// `lang="ts"` → `ts`) as a registry name or a file extension.
+fn injected_language(text: &str) -> Option<&'static Language> {
+    let value = text.rsplit('=').next().unwrap_or(text);
+    let value = value.trim().trim_matches(['"', '\'', '`']).trim();
+    if value.is_empty() || value.contains(['/', '\\']) {
+        return None;
+    }
+    crate::registry::language_by_name(value)
+        .or_else(|| crate::registry::language_for_path(&format!("x.{value}")))
 }
 
 /// Atomizes the items of a macro body parsed on its own; `None` when it holds no items or

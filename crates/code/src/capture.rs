@@ -36,6 +36,10 @@ pub enum ItemKind {
     Field,
     /// A macro definition.
     Macro,
+    /// A region of another language (`<script>` in Vue, `<style>` in Svelte): its body is
+    /// parsed with the named language, or with the one its `@language` capture names, and
+    /// its atoms become the region's children (see `grammars/README.md`, "Injections").
+    Inject(&'static str),
 }
 
 impl ItemKind {
@@ -53,6 +57,8 @@ pub(crate) enum Role {
     Keyword,
     Qualifier,
     Body,
+    /// The language of an injected region, by name or extension (`ts`, `lang="ts"`).
+    Language,
     Wrapper,
     Wrapped,
     Comment,
@@ -84,7 +90,9 @@ pub const CAPTURE_NAMES: &[&str] = &[
     "comment",
     "expand",
     "import",
+    "inject.<language>",
     "keyword",
+    "language",
     "name",
     "qualifier",
     "wrapped",
@@ -115,11 +123,17 @@ pub(crate) fn role_of(name: &str) -> Option<Role> {
         "expand" => return Some(Role::Expand),
         "import" => return Some(Role::Import),
         "keyword" => return Some(Role::Keyword),
+        "language" => return Some(Role::Language),
         "name" => return Some(Role::Name),
         "qualifier" => return Some(Role::Qualifier),
         "wrapped" => return Some(Role::Wrapped),
         "wrapper" => return Some(Role::Wrapper),
-        _ => return None,
+        _ => {
+            // `@inject.<language>`: a registry row's name, checked when the queries load.
+            let language = name.strip_prefix("inject.")?;
+            return crate::registry::language_by_name(language)
+                .map(|l| Role::Atom(ItemKind::Inject(l.name)));
+        }
     };
     Some(Role::Atom(kind))
 }
@@ -134,7 +148,8 @@ mod tests {
         sorted.sort_unstable();
         assert_eq!(sorted, CAPTURE_NAMES);
         for name in CAPTURE_NAMES {
-            assert!(role_of(name).is_some(), "{name}");
+            let name = name.replace("<language>", "css");
+            assert!(role_of(&name).is_some(), "{name}");
         }
     }
 }

@@ -318,7 +318,14 @@ impl Step {
     fn parts_only(&self) -> bool {
         let part = matches!(
             self.capture,
-            None | Some(Role::Name | Role::Keyword | Role::Qualifier | Role::Body | Role::Wrapped)
+            None | Some(
+                Role::Name
+                    | Role::Keyword
+                    | Role::Qualifier
+                    | Role::Body
+                    | Role::Wrapped
+                    | Role::Language,
+            )
         );
         let below = match &self.what {
             What::Alt(branches) => branches.iter().all(Step::parts_only),

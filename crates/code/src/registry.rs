@@ -182,7 +182,7 @@ const fn always(grammar: LanguageFn) -> (Option<&'static str>, Grammar) {
 
 /// The registry, sorted by name (a test checks it). The first row that claims an extension
 /// wins (`.h` is C).
-static LANGUAGES: [Language; 23] = [
+static LANGUAGES: [Language; 25] = [
     lang("bash", &["sh", "bash", "zsh", "ksh"])
         .with_grammar(
             grammar!("lang-shell", tree_sitter_bash::LANGUAGE),
@@ -225,7 +225,14 @@ static LANGUAGES: [Language; 23] = [
         grammar_file!("csharp"),
         pieces::C_LIKE,
     ),
-    lang("css", &["css", "scss", "less"]).with_block_comment("/*", "*/"),
+    lang("css", &["css"])
+        .with_grammar(
+            grammar!("lang-web", tree_sitter_css::LANGUAGE),
+            grammar_file!("css"),
+            pieces::PHP,
+        )
+        .with_block_comment("/*", "*/")
+        .with_separator(" "),
     lang("go", &["go"]).with_grammar(
         always(tree_sitter_go::LANGUAGE),
         grammar_file!("go"),
@@ -251,6 +258,9 @@ static LANGUAGES: [Language; 23] = [
             pieces::C_LIKE,
         )
         .with_whole_parse(),
+    // Sass and Less: `//` comments and mixins, which tree-sitter-css reads as errors (a
+    // third of a typical file): blocks for now.
+    lang("less", &["less"]),
     lang("lua", &["lua"]).with_comment("--").with_interpreters(&["lua"]),
     lang("perl", &["pl", "pm"]).with_comment("#").with_interpreters(&["perl"]),
     lang("php", &["php", "phtml"])
@@ -284,8 +294,16 @@ static LANGUAGES: [Language; 23] = [
             pieces::C_LIKE,
         )
         .with_whole_parse(),
+    lang("scss", &["scss", "sass"]),
     lang("sql", &["sql"]).with_comment("--"),
-    lang("svelte", &["svelte"]).with_block_comment("<!--", "-->"),
+    lang("svelte", &["svelte"])
+        .with_grammar(
+            grammar!("lang-web", tree_sitter_svelte_ng::LANGUAGE),
+            grammar_file!("svelte"),
+            pieces::PHP,
+        )
+        .with_block_comment("<!--", "-->")
+        .with_whole_parse(),
     lang("swift", &["swift"]).with_grammar(
         grammar!("lang-swift", tree_sitter_swift::LANGUAGE),
         grammar_file!("swift"),
@@ -303,11 +321,19 @@ static LANGUAGES: [Language; 23] = [
             pieces::ECMA,
         )
         .with_interpreters(&["deno", "ts-node", "tsx"]),
-    lang("vue", &["vue"]).with_block_comment("<!--", "-->"),
+    lang("vue", &["vue"])
+        .with_grammar(
+            grammar!("lang-web", tree_sitter_html::LANGUAGE),
+            grammar_file!("vue"),
+            pieces::PHP,
+        )
+        .with_block_comment("<!--", "-->")
+        .with_whole_parse(),
 ];
 
 /// Query files that languages inherit but that are no language of their own.
-static SHARED_QUERIES: &[(&str, &str)] = &[("ecma", grammar_file!("ecma"))];
+static SHARED_QUERIES: &[(&str, &str)] =
+    &[("ecma", grammar_file!("ecma")), ("sfc", grammar_file!("sfc"))];
 
 pub(crate) fn query_source(name: &str) -> Option<&'static str> {
     LANGUAGES
@@ -526,18 +552,18 @@ mod tests {
     /// A language cleave has no grammar for is code too, in blocks, with a note.
     #[test]
     fn a_language_without_a_grammar_is_code_in_its_comments() {
-        let css = language_by_name("css").unwrap();
-        assert!(!css.has_grammar());
-        let text = "a {\n  color: red;\n}\n\nb { margin: 0 }\n";
-        let tree = crate::atomize_code(css, text, &mut crate::ParseContext::new());
+        let sql = language_by_name("sql").unwrap();
+        assert!(!sql.has_grammar());
+        let text = "SELECT a\n  FROM t;\n\nSELECT 1;\n";
+        let tree = crate::atomize_code(sql, text, &mut crate::ParseContext::new());
         assert_eq!(tree.content, cleave_core::ContentKind::Code);
-        assert_eq!(tree.comment, CommentStyle::block("/*", "*/"));
+        assert_eq!(tree.comment, CommentStyle::line("--"));
         assert_eq!(tree.root.children.len(), 2, "two blank-line blocks");
         let [d] = tree.diagnostics.as_slice() else { panic!("{:?}", tree.diagnostics) };
         assert_eq!(d.severity, cleave_core::Severity::Note);
         for (name, style) in [
             ("html", CommentStyle::block("<!--", "-->")),
-            ("sql", CommentStyle::line("--")),
+            ("css", CommentStyle::block("/*", "*/")),
             ("lua", CommentStyle::line("--")),
             ("ruby", CommentStyle::line("#")),
             ("c", CommentStyle::line("//")),
@@ -596,6 +622,39 @@ mod tests {
         }
         assert!(language_for_shebang("#!/usr/bin/env awk").is_none());
         assert!(language_for_shebang("# not a shebang").is_none());
+    }
+    /// An injected region is parsed with the language its `lang` attribute names, by name
+    /// or extension; an unknown or grammarless language leaves the region a plain scope; an
+    /// `@inject.<language>` naming no row fails to load.
+    #[cfg(feature = "lang-web")]
+    #[test]
+    fn injections_take_the_language_their_region_names() {
+        let vue = language_by_name("vue").unwrap();
+        let symbols = |text: &str| {
+            let tree = crate::atomize_code(vue, text, &mut crate::ParseContext::new());
+            tree.root.validate(text).unwrap();
+            let mut out = Vec::new();
+            let mut stack = vec![&tree.root];
+            while let Some(atom) = stack.pop() {
+                out.extend(atom.label_text().map(str::to_owned));
+                stack.extend(atom.children.iter());
+            }
+            out.sort();
+            out
+        };
+        let body = "\nclass Foo {\n  bar(): number {\n    return 1;\n  }\n}\n";
+        for lang in ["ts", "typescript", "'ts'"] {
+            let text = format!("<script lang={lang}>{body}</script>\n");
+            let found = symbols(&text);
+            assert!(found.contains(&"class Foo".to_owned()), "{lang}: {found:?}");
+        }
+        let text = format!("<script lang=\"coffee\">{body}</script>\n");
+        assert_eq!(symbols(&text), [r#"<script lang="coffee">"#]);
+        let text = "<style lang=\"scss\">\n$a: 1;\n.x { color: $a; }\n</style>\n";
+        assert_eq!(symbols(text), [r#"<style lang="scss">"#]);
+        let grammar = vue.tree_sitter_language().unwrap();
+        let err = LanguageConfig::new("x", grammar, "(script_element) @inject.cobol").unwrap_err();
+        assert!(err.to_string().contains("inject.<language>"), "{err}");
     }
 }
 

@@ -107,14 +107,14 @@ mod tests {
         use crate::file::{Context, Settings, chunk_text};
         let config = cleave_core::ChunkConfig::new(60, cleave_core::Unit::Chars).unwrap();
         let settings = Settings::new(config);
-        let text = "a {\n  color: red;\n}\n\nb {\n  margin: 0;\n  padding: 0;\n}\n";
-        let res = chunk_text("site/style.css", text, &settings, &mut Context::new());
+        let text = "SELECT a\n  FROM t;\n\nSELECT b\n  FROM u\n  WHERE x > 0;\n";
+        let res = chunk_text("db/report.sql", text, &settings, &mut Context::new());
         assert_eq!(res.outcome, crate::Outcome::Chunked);
-        assert_eq!(res.language.as_deref(), Some("css"));
+        assert_eq!(res.language.as_deref(), Some("sql"));
         assert!(res.chunks.len() > 1);
         for chunk in &res.chunks {
             assert_eq!(chunk.kind, ContentKind::Code);
-            assert!(chunk.header.lines().all(|l| l.starts_with("/* ") && l.ends_with(" */")));
+            assert!(chunk.header.lines().all(|l| l.starts_with("-- ")));
         }
     }
 

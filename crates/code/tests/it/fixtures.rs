@@ -49,7 +49,7 @@ struct Caret {
     arg: String,
 }
 
-fn carets(text: &str, comment: &str) -> Vec<Caret> {
+fn carets(text: &str, comment: &str, comment_end: &str) -> Vec<Caret> {
     let prefix = format!("{comment} ^ ");
     let mut out = Vec::new();
     let mut target = None;
@@ -57,6 +57,7 @@ fn carets(text: &str, comment: &str) -> Vec<Caret> {
     for (idx, line) in text.split_inclusive('\n').enumerate() {
         let trimmed = line.trim();
         if let Some(rest) = trimmed.strip_prefix(&prefix) {
+            let rest = rest.strip_suffix(comment_end).unwrap_or(rest).trim_end();
             let (what, arg) = rest.split_once(' ').unwrap_or((rest, ""));
             let target =
                 target.unwrap_or_else(|| panic!("line {}: caret with no line above", idx + 1));
@@ -74,9 +75,15 @@ fn carets(text: &str, comment: &str) -> Vec<Caret> {
     out
 }
 
-fn check_carets(path: &str, text: &str, tree: &AtomTree, comment: &str) -> Vec<String> {
+fn check_carets(
+    path: &str,
+    text: &str,
+    tree: &AtomTree,
+    comment: &str,
+    comment_end: &str,
+) -> Vec<String> {
     let mut errors = Vec::new();
-    for caret in carets(text, comment) {
+    for caret in carets(text, comment, comment_end) {
         let atoms = chain(&tree.root, caret.target);
         let names: Vec<&str> = atoms.iter().filter_map(|a| a.name()).collect();
         let symbol = names.join(tree.separator);
@@ -109,8 +116,8 @@ fn caret_assertions_hold() {
             language_for_file(&path, &text).unwrap_or_else(|| panic!("{path}: no language"));
         let tree = atomize_code(language, &text, &mut ctx);
         tree.root.validate(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-        n_carets += carets(&text, language.comment).len();
-        errors.extend(check_carets(&path, &text, &tree, language.comment));
+        n_carets += carets(&text, language.comment, language.comment_end).len();
+        errors.extend(check_carets(&path, &text, &tree, language.comment, language.comment_end));
     }
     assert!(n_carets > 50, "only {n_carets} caret assertions");
     assert!(errors.is_empty(), "{}", errors.join("\n"));
