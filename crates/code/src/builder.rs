@@ -6,7 +6,7 @@ use std::ops::Range;
 use cleave_core::{Atom, AtomKind, AtomLabel, Boundary};
 use tree_sitter::{Node, StreamingIterator, Tree, TreeCursor};
 
-use crate::capture::{ItemKind, Role};
+use crate::capture::{InjectName, ItemKind, Role};
 use crate::config::{LanguageConfig, Start};
 use crate::context::ParseContext;
 use crate::context::ts_range;
@@ -739,7 +739,7 @@ impl<'a, 't> Builder<'a, 't> {
     fn inject(
         &mut self,
         item: &ItemMatch<'t>,
-        default: &'static str,
+        default: InjectName,
         within: &Range<usize>,
         ctx: &mut ParseContext,
     ) -> Option<Vec<Atom>> {
@@ -750,7 +750,7 @@ impl<'a, 't> Builder<'a, 't> {
         }
         let language = match item.language {
             Some(node) => injected_language(self.slice(node.byte_range()))?,
-            None => crate::registry::language_by_name(default)?,
+            None => crate::registry::language_by_name(default.as_str())?,
         };
         let config = language.config().ok()?;
         let tree = ctx.parse_ranges(language, self.text, &[ts_range(self.text, s..e)])?;

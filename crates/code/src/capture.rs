@@ -39,7 +39,53 @@ pub enum ItemKind {
     /// A region of another language (`<script>` in Vue, `<style>` in Svelte): its body is
     /// parsed with the named language, or with the one its `@language` capture names, and
     /// its atoms become the region's children (see `grammars/README.md`, "Injections").
-    Inject(&'static str),
+    Inject(InjectName),
+}
+
+/// The language an `@inject.<language>` capture names, kept inline so that the capture
+/// vocabulary needs no registry: the registry checks the name when it loads the queries
+/// (see [`inject_names`]) and the builder looks it up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct InjectName {
+    bytes: [u8; InjectName::MAX],
+    len: u8,
+}
+
+impl InjectName {
+    /// The longest language name an injection can give.
+    const MAX: usize = 23;
+
+    fn new(name: &str) -> Option<Self> {
+        let valid = !name.is_empty()
+            && name.len() <= Self::MAX
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !valid {
+            return None;
+        }
+        let mut bytes = [0; Self::MAX];
+        bytes[..name.len()].copy_from_slice(name.as_bytes());
+        Some(Self { bytes, len: name.len() as u8 })
+    }
+
+    /// The language name, as the capture wrote it.
+    pub fn as_str(&self) -> &str {
+        // The bytes were copied from a `&str` of ASCII characters only.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+/// The language names of the `@inject.<language>` captures a query source holds (comment
+/// lines left out), for the registry to check against its rows.
+pub(crate) fn inject_names(source: &str) -> impl Iterator<Item = &str> {
+    source.lines().filter(|line| !line.trim_start().starts_with(';')).flat_map(|line| {
+        line.match_indices("@inject.").map(move |(at, capture)| {
+            let rest = &line[at + capture.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len());
+            &rest[..end]
+        })
+    })
 }
 
 impl ItemKind {
@@ -129,10 +175,10 @@ pub(crate) fn role_of(name: &str) -> Option<Role> {
         "wrapped" => return Some(Role::Wrapped),
         "wrapper" => return Some(Role::Wrapper),
         _ => {
-            // `@inject.<language>`: a registry row's name, checked when the queries load.
+            // `@inject.<language>`: a registry row's name, which the registry checks when
+            // it loads the queries (this module stays below the registry).
             let language = name.strip_prefix("inject.")?;
-            return crate::registry::language_by_name(language)
-                .map(|l| Role::Atom(ItemKind::Inject(l.name)));
+            return InjectName::new(language).map(|l| Role::Atom(ItemKind::Inject(l)));
         }
     };
     Some(Role::Atom(kind))
@@ -151,5 +197,19 @@ mod tests {
             let name = name.replace("<language>", "css");
             assert!(role_of(&name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn inject_names_are_inline_and_found_in_sources() {
+        let Some(Role::Atom(ItemKind::Inject(name))) = role_of("inject.typescript") else {
+            panic!("inject capture");
+        };
+        assert_eq!(name.as_str(), "typescript");
+        assert_eq!(role_of("inject."), None);
+        assert_eq!(role_of("inject.a b"), None);
+        assert_eq!(role_of(&format!("inject.{}", "x".repeat(24))), None);
+        let source =
+            "(a) @inject.css\n((b) @x @inject.javascript)\n  ; @inject.<language>\n(c) @inject.";
+        assert_eq!(inject_names(source).collect::<Vec<_>>(), ["css", "javascript", ""]);
     }
 }

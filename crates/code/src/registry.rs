@@ -404,6 +404,7 @@ impl Language {
             .get_or_init(|| match self.tree_sitter_language() {
                 Some(grammar) => {
                     let source = config::resolve_inherits(self.queries, &query_source);
+                    check_injections(self.name, &source)?;
                     LanguageConfig::new(self.name, grammar, &source)
                 }
                 None => Err(LoadError::new(
@@ -469,6 +470,17 @@ pub fn language_for_shebang(first_line: &str) -> Option<&'static Language> {
 /// The language with this name (also used for Markdown fence info strings).
 pub fn language_by_name(name: &str) -> Option<&'static Language> {
     LANGUAGES.iter().find(|l| l.name.eq_ignore_ascii_case(name))
+}
+
+/// Every `@inject.<language>` capture of a query source must name a row of the registry.
+fn check_injections(language: &str, source: &str) -> Result<(), LoadError> {
+    match crate::capture::inject_names(source).find(|n| language_by_name(n).is_none()) {
+        None => Ok(()),
+        Some(name) => Err(LoadError::new(
+            language,
+            format!("@inject.{name}: not a language of the registry (@inject.<language>)"),
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -652,9 +664,13 @@ mod tests {
         assert_eq!(symbols(&text), [r#"<script lang="coffee">"#]);
         let text = "<style lang=\"scss\">\n$a: 1;\n.x { color: $a; }\n</style>\n";
         assert_eq!(symbols(text), [r#"<style lang="scss">"#]);
-        let grammar = vue.tree_sitter_language().unwrap();
-        let err = LanguageConfig::new("x", grammar, "(script_element) @inject.cobol").unwrap_err();
+        let err = check_injections("x", "(script_element) @inject.cobol").unwrap_err();
         assert!(err.to_string().contains("inject.<language>"), "{err}");
+        assert!(check_injections("x", "(script_element) @inject.typescript").is_ok());
+        for language in languages() {
+            let source = config::resolve_inherits(language.queries, &query_source);
+            assert!(check_injections(language.name, &source).is_ok(), "{}", language.name);
+        }
     }
 }
 
