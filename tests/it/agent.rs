@@ -114,3 +114,86 @@ fn read_returns_chunks_by_id_and_names_the_rest() {
     assert!(text.contains("did not fit"), "{text}");
     assert!(text.chars().count() <= 300 + 200, "the list of what did not fit follows the passages");
 }
+
+/// Runs cleave with `args`: stdout, stderr and the exit code.
+fn any(args: &[&str]) -> (Vec<u8>, String, i32) {
+    let out = cleave().args(args).output().expect("run cleave");
+    (out.stdout, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+/// Copies a fixture folder into a fresh temporary folder (an index is written into it).
+fn copy_fixture(name: &str) -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = |from: &std::path::Path, to: &std::path::Path| {
+        fn rec(from: &std::path::Path, to: &std::path::Path) {
+            std::fs::create_dir_all(to).unwrap();
+            for entry in std::fs::read_dir(from).unwrap() {
+                let entry = entry.unwrap();
+                let target = to.join(entry.file_name());
+                if entry.file_type().unwrap().is_dir() {
+                    rec(&entry.path(), &target);
+                } else {
+                    std::fs::copy(entry.path(), target).unwrap();
+                }
+            }
+        }
+        rec(from, to);
+    };
+    copy(&fixture(name), tmp.path());
+    tmp
+}
+
+#[test]
+fn an_index_serves_outline_select_and_read_as_chunking_would() {
+    let tmp = copy_fixture("mixed");
+    let dir = tmp.path().to_str().unwrap();
+    let outputs = |args: &[&str]| -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for extra in [&["--no-index"][..], &[][..]] {
+            let mut all: Vec<&str> = args.to_vec();
+            all.extend_from_slice(extra);
+            let o = cleave().args(&all).output().unwrap();
+            assert_eq!(o.status.code(), Some(0), "{all:?}");
+            out.push((String::from_utf8(o.stdout).unwrap(), String::from_utf8(o.stderr).unwrap()));
+        }
+        out
+    };
+    let (_, err, code) = any(&["index", dir]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("chunked"), "{err}");
+    assert!(tmp.path().join(".cleave-index/CLEAVE-CACHE").is_file());
+    for args in [
+        &["select", dir, "-q", "how does login check the password", "--budget", "2000"][..],
+        &["select", dir, "-q", "install on linux with cargo", "--format", "json"][..],
+        &["outline", dir, "--format", "json"][..],
+    ] {
+        let runs = outputs(args);
+        assert_eq!(runs[0].0, runs[1].0, "{args:?}: the index gives what chunking gives");
+        assert!(!runs[1].1.contains("chunking on the fly"), "{}", runs[1].1);
+    }
+    // An edit is seen: the stale index is said and not used.
+    std::fs::write(
+        tmp.path().join("src/auth.py"),
+        "def login(user):\n    return user.password_ok\n",
+    )
+    .unwrap();
+    let runs = outputs(&["select", dir, "-q", "login password", "--budget", "1600"]);
+    assert_eq!(runs[0].0, runs[1].0);
+    assert!(runs[1].1.contains("is stale (1 files changed"), "{}", runs[1].1);
+    assert!(runs[1].0.contains("password_ok"), "{}", runs[1].0);
+    // A re-index chunks the changed file only.
+    let (_, err, code) = any(&["index", dir]);
+    assert_eq!(code, 0);
+    assert!(err.contains(" 1 chunked"), "{err}");
+    let runs = outputs(&["select", dir, "-q", "login password", "--budget", "1600"]);
+    assert_eq!(runs[0].0, runs[1].0);
+    assert!(!runs[1].1.contains("chunking on the fly"), "{}", runs[1].1);
+    // Other chunking options are another index; the index folder is never chunked.
+    let runs = outputs(&["select", dir, "-q", "login", "--chunk-budget", "400"]);
+    assert!(runs[1].1.contains("no index of this path for these chunking options"));
+    let (out, _, _) = any(&["chunk", dir, "--hidden"]);
+    assert!(!String::from_utf8(out).unwrap().contains(".cleave-index"));
+    // An index that holds the input is refused.
+    let (_, err, code) = any(&["index", &format!("{dir}/src"), "--index", dir]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -1,32 +1,129 @@
 //! `cleave select` and `cleave read`, and what they share with `cleave outline`: the files of
 //! a path chunked by the engine, the same records `cleave chunk` writes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use cleave_engine::{
-    FileResult, Query, QueryType, Settings, chunk_path, read_ids, render_passages, select,
+    FileResult, IndexState, Query, QueryType, Settings, TermIndex, WalkOptions, chunk_path,
+    read_ids, render_passages, select,
 };
 use serde::Serialize;
 
 use crate::args::{ChunkingArgs, OutlineFormat, QueryTypeArg, ReadArgs, SelectArgs, config};
 use crate::term;
 
-/// Chunks every file under `path` (outlines too when asked) with the engine; `chunk_budget`
-/// overrides the arguments' chunk budget.
+/// The settings and walk of the chunking arguments; `chunk_budget` overrides their chunk budget.
+fn settings(
+    path: &Path,
+    args: &ChunkingArgs,
+    chunk_budget: Option<usize>,
+    outline: bool,
+) -> Result<(Settings, WalkOptions, usize, Option<PathBuf>)> {
+    let config = config(chunk_budget.unwrap_or(args.chunk_budget), args.unit, &args.tokenizer)?;
+    let settings =
+        Settings::new(config).with_max_file_size(args.walk.max_file_size).with_outline(outline);
+    let threads = crate::chunk::threads(args.threads);
+    let index = if args.no_index { None } else { Some(index_dir(path, args.index.as_deref())) };
+    // The index folder is never walked as input, wherever it is.
+    let exclude = index.iter().filter_map(|d| std::fs::canonicalize(d).ok()).collect();
+    Ok((settings, args.walk.options(threads, exclude), threads, index))
+}
+
+/// Where the index of `path` is: the folder given, or `.cleave-index` in the folder (beside
+/// the file) that `path` names.
+pub fn index_dir(path: &Path, given: Option<&Path>) -> PathBuf {
+    match given {
+        Some(dir) => dir.to_owned(),
+        None if path.is_dir() => path.join(DEFAULT_INDEX),
+        None => path.parent().unwrap_or(Path::new(".")).join(DEFAULT_INDEX),
+    }
+}
+
+/// The index folder's name when none is given.
+pub const DEFAULT_INDEX: &str = ".cleave-index";
+
+/// The files of a path: an index that is current, or the files chunked now.
+pub enum Files {
+    /// The index `cleave index` wrote, current for these options.
+    Indexed(Box<TermIndex>),
+    /// Every file chunked in this run, and how many could not be read.
+    Chunked(Vec<FileResult>, usize),
+}
+
+/// The files under `path` (outlines too when asked): from a current index when there is one,
+/// else chunked by the engine now. Says why an index that is there was not used.
 pub fn collect(
     path: &Path,
     args: &ChunkingArgs,
     chunk_budget: Option<usize>,
     outline: bool,
+) -> Result<Files> {
+    let (settings, options, threads, index) = settings(path, args, chunk_budget, outline)?;
+    if let Some(dir) = &index {
+        let explicit = args.index.is_some();
+        match TermIndex::open(dir, path, &options, &settings) {
+            Ok(Ok(index)) => return Ok(Files::Indexed(Box::new(index))),
+            Ok(Err(IndexState::Missing)) if !explicit && !dir.exists() => {}
+            Ok(Err(state)) => {
+                let why = match state {
+                    IndexState::Missing if !dir.exists() => "is not there".to_owned(),
+                    IndexState::Missing => format!(
+                        "holds no index of this path for these chunking options (chunk budget {}, {})",
+                        settings.config.budget(),
+                        settings.config.unit_name()
+                    ),
+                    IndexState::Stale { changed } => {
+                        format!("is stale ({changed} files changed since `cleave index`)")
+                    }
+                    IndexState::Broken => "does not read back (damaged)".to_owned(),
+                };
+                term::warn(format_args!("index {} {why}: chunking on the fly", dir.display()));
+            }
+            Err(e) => {
+                term::warn(format_args!("index {}: {e}: chunking on the fly", dir.display()));
+            }
+        }
+    }
+    let (files, errors) = chunk_path(path, &options, &settings, threads)
+        .with_context(|| format!("{}", path.display()))?;
+    Ok(Files::Chunked(files, errors))
+}
+
+/// Every file under `path` chunked now, whatever index there is.
+fn chunk_now(
+    path: &Path,
+    args: &ChunkingArgs,
+    chunk_budget: Option<usize>,
+    outline: bool,
 ) -> Result<(Vec<FileResult>, usize)> {
-    let config = config(chunk_budget.unwrap_or(args.chunk_budget), args.unit, &args.tokenizer)?;
-    let settings =
-        Settings::new(config).with_max_file_size(args.walk.max_file_size).with_outline(outline);
-    let threads = crate::chunk::threads(args.threads);
-    chunk_path(path, &args.walk.options(threads, Vec::new()), &settings, threads)
-        .with_context(|| format!("{}", path.display()))
+    let (settings, options, threads, _) = settings(path, args, chunk_budget, outline)?;
+    chunk_path(path, &options, &settings, threads).with_context(|| format!("{}", path.display()))
+}
+
+impl Files {
+    /// Every file's result, in path order, and how many could not be read.
+    pub fn results(
+        self,
+        path: &Path,
+        args: &ChunkingArgs,
+        chunk_budget: Option<usize>,
+        outline: bool,
+    ) -> Result<(Vec<FileResult>, usize)> {
+        match self {
+            Files::Chunked(files, errors) => Ok((files, errors)),
+            Files::Indexed(index) => match index.results() {
+                Some(files) => Ok((files, 0)),
+                None => {
+                    term::warn(format_args!(
+                        "index: an entry no longer loads: chunking on the fly"
+                    ));
+                    chunk_now(path, args, chunk_budget, outline)
+                }
+            },
+        }
+    }
 }
 
 pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
@@ -40,7 +137,7 @@ pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
             args.chunking.chunk_budget, args.budget
         ));
     }
-    let (files, errors) = collect(&args.path, &args.chunking, Some(chunk_budget), false)?;
+    let found = collect(&args.path, &args.chunking, Some(chunk_budget), false)?;
     let query = Query {
         text: args.query.clone(),
         keywords: args.keywords.clone(),
@@ -54,7 +151,18 @@ pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
         budget: args.budget,
         passthrough: args.passthrough,
     };
-    let selection = select(&files, &query, sizer);
+    let indexed = match &found {
+        Files::Indexed(index) => index.select(&query, sizer),
+        Files::Chunked(..) => None,
+    };
+    let (selection, errors) = match indexed {
+        Some(selection) => (selection, 0),
+        None => {
+            let (files, errors) =
+                found.results(&args.path, &args.chunking, Some(chunk_budget), false)?;
+            (select(&files, &query, sizer), errors)
+        }
+    };
     let out = match args.format {
         OutlineFormat::Json => json(&selection)?,
         OutlineFormat::Text => {
@@ -87,12 +195,17 @@ fn json(value: &impl Serialize) -> Result<Vec<u8>> {
 pub fn run_read(args: &ReadArgs) -> Result<ExitCode> {
     let measure = config(args.budget, args.chunking.unit, &args.chunking.tokenizer)?;
     let sizer = measure.sizer();
-    let (files, errors) = collect(&args.path, &args.chunking, None, false)?;
     for id in &args.ids {
         if id.len() < 4 {
             bail!("id {id:?}: give at least 4 characters");
         }
     }
+    let (files, errors) = collect(&args.path, &args.chunking, None, false)?.results(
+        &args.path,
+        &args.chunking,
+        None,
+        false,
+    )?;
     let result = read_ids(&files, &args.ids, args.budget, sizer);
     let out = match args.format {
         OutlineFormat::Json => json(&result)?,

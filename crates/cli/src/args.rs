@@ -25,6 +25,10 @@ pub enum Command {
     /// it covers, defines and needs; a folder of pack files and a manifest with --out, else
     /// one JSON record per pack on stdout.
     Pack(PackArgs),
+    /// Chunk a file or a folder into an index that `outline`, `select` and `read` use while it
+    /// is current: records, outlines and term statistics, kept per file by content, so that a
+    /// re-run after edits reads and chunks only the changed files.
+    Index(IndexArgs),
     /// Print the outline of a file or a folder: each file's symbols or numbered sections with
     /// their lines and the ids of the chunks that hold them, grouped by folder.
     Outline(OutlineArgs),
@@ -226,9 +230,26 @@ pub struct ChunkingArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The index folder (default: .cleave-index in the folder, or beside the file): written by
+    /// `cleave index`, used by the others while it is current for these chunking options.
+    #[arg(long, value_name = "DIR")]
+    pub index: Option<PathBuf>,
+    /// Chunk on the fly even where an index exists.
+    #[arg(long, conflicts_with = "index")]
+    pub no_index: bool,
     /// Which files to walk.
     #[command(flatten)]
     pub walk: WalkArgs,
+}
+
+/// Arguments of `cleave index`.
+#[derive(Debug, clap::Args)]
+pub struct IndexArgs {
+    /// A file or a folder.
+    pub path: PathBuf,
+    /// How the files are chunked; --index names the index folder.
+    #[command(flatten)]
+    pub chunking: ChunkingArgs,
 }
 
 /// Arguments of `cleave select`.

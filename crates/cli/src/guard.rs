@@ -130,6 +130,11 @@ impl Output {
     pub fn cache(given: &Path) -> Result<Self> {
         Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--cache" })
     }
+
+    /// The index folder of `cleave index` (a cache with a term index).
+    pub fn index(given: &Path) -> Result<Self> {
+        Ok(Self { given: given.to_owned(), resolved: resolve(given)?, what: "--index" })
+    }
 }
 
 /// A cache folder is written into, never replaced: it must not be or hold the root, and must
@@ -142,14 +147,19 @@ pub fn check_cache(
     dir: Option<&Output>,
 ) -> Result<()> {
     if root.is_held_by(&cache.resolved) {
-        bail!("--cache {} is the input or holds it: choose another folder", cache.given.display());
+        bail!(
+            "{} {} is the input or holds it: choose another folder",
+            cache.what,
+            cache.given.display()
+        );
     }
     for other in files.iter().copied().chain(dir) {
         if other.resolved.starts_with(&cache.resolved)
             || cache.resolved.starts_with(&other.resolved)
         {
             bail!(
-                "--cache {} and {} {} overlap",
+                "{} {} and {} {} overlap",
+                cache.what,
                 cache.given.display(),
                 other.what,
                 other.given.display()

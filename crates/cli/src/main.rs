@@ -11,6 +11,7 @@ mod args;
 mod atomic;
 mod chunk;
 mod guard;
+mod index;
 mod mcp;
 mod outline;
 mod pack;
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
     let res = match cli.command {
         Command::Chunk(args) => chunk::run(&args),
         Command::Pack(args) => pack::run(&args),
+        Command::Index(args) => index::run(&args),
         Command::Outline(args) => outline::run(&args),
         Command::Select(args) => agent::run_select(&args),
         Command::Read(args) => agent::run_read(&args),

@@ -35,6 +35,7 @@ pub struct Cache {
     dir: PathBuf,
     fingerprint: String,
     stats_path: PathBuf,
+    index_path: PathBuf,
     old: HashMap<String, Stat>,
     new: Mutex<HashMap<String, Stat>>,
 }
@@ -49,7 +50,7 @@ struct Stat {
 }
 
 /// What the stat table compares of a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileStat {
     size: u64,
     mtime_ns: i128,
@@ -133,6 +134,7 @@ impl Cache {
         let stats_id =
             xxhash_rust::xxh3::xxh3_64(format!("{fingerprint}|{}", root.display()).as_bytes());
         let stats_path = dir.join("stats").join(format!("{stats_id:016x}.json"));
+        let index_path = dir.join("stats").join(format!("{stats_id:016x}.index"));
         // A stat table that does not parse is ignored: every file is then read and hashed.
         let old = fs::read(&stats_path)
             .ok()
@@ -142,6 +144,7 @@ impl Cache {
             dir: dir.to_owned(),
             fingerprint,
             stats_path,
+            index_path,
             old,
             new: Mutex::new(HashMap::new()),
         })
@@ -181,6 +184,43 @@ impl Cache {
 
     fn object(&self, key: &str) -> PathBuf {
         self.dir.join("objects").join(&key[..2]).join(key)
+    }
+
+    /// The key this run remembered for a walked file, if it did.
+    pub(crate) fn remembered(&self, rel: &str) -> Option<String> {
+        self.new.lock().unwrap_or_else(PoisonError::into_inner).get(rel).map(|s| s.key.clone())
+    }
+
+    /// What identifies the build and the settings of this cache's entries.
+    pub(crate) fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Where the term index of this root and these settings lives (see `crate::index`).
+    pub(crate) fn index_path(&self) -> &Path {
+        &self.index_path
+    }
+
+    /// A file's term statistics stored beside its entry, if they are there and whole.
+    pub(crate) fn load_terms(&self, key: &str) -> Option<Vec<u8>> {
+        let mut path = self.object(key);
+        path.set_extension("terms");
+        let bytes = fs::read(path).ok()?;
+        let (body, sum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
+        let sum = u64::from_le_bytes(sum.try_into().ok()?);
+        (sum == xxhash_rust::xxh3::xxh3_64(body)).then(|| body.to_vec())
+    }
+
+    /// Stores a file's term statistics beside its entry, with a checksum.
+    pub(crate) fn store_terms(&self, key: &str, body: &[u8]) -> io::Result<()> {
+        let mut path = self.object(key);
+        path.set_extension("terms");
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        let mut bytes = body.to_vec();
+        bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(body).to_le_bytes());
+        write_atomic(&path, &bytes)
     }
 
     /// The entry under `key`, if there is one whose checksum holds.
@@ -269,7 +309,7 @@ fn stat_of(input: &Input) -> Option<(u64, i128, u64)> {
 }
 
 /// Writes `bytes` beside `path` and renames it into place.
-fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.cleave-tmp-{}", std::process::id()));
     let mut file = fs::File::create(&tmp)?;

@@ -29,6 +29,7 @@ mod decode;
 mod detect;
 mod file;
 mod imports;
+mod index;
 mod marks;
 mod outcome;
 mod outline;
@@ -57,6 +58,7 @@ pub use file::{
     Context, DEFAULT_MAX_FILE_SIZE, FileResult, Settings, chunk_decoded, chunk_file, chunk_text,
     dump_atoms,
 };
+pub use index::{IndexReport, IndexState, TermIndex, index_root};
 pub use marks::{
     GENERATOR, is_cache_dir, is_cleave_output_dir, is_cleave_output_file, is_cleave_temp,
     is_manifest_dir,

@@ -134,7 +134,7 @@ const OVERVIEW_SECTIONS: &[&str] = &[
 /// with `sizer` on the whole rendered selection.
 pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Selection {
     let chunks: Vec<&Chunk> = files.iter().flat_map(|f| &f.chunks).collect();
-    let strategy = strategy(files, query.kind);
+    let strategy = strategy(files.iter().map(|f| f.doc_class.as_ref()), query.kind);
     // A single small file is its own best answer.
     if let [file] = files
         && !file.chunks.is_empty()
@@ -155,13 +155,82 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
             }
         }
     }
-    let scores = score(files, &chunks, query);
-    let mut order: Vec<usize> = (0..chunks.len()).filter(|&i| scores[i] > 0.0).collect();
+    {
+        use rayon::prelude::*;
+        files.par_iter().for_each(|f| {
+            f.chunk_terms();
+        });
+    }
+    let stats: Vec<&ChunkTerms> = files.iter().flat_map(|f| f.chunk_terms()).collect();
+    let ranked = InMemory { stats: &stats, chunks: &chunks };
+    let scores = score(&ranked, query);
+    let chosen = choose(&scores, query, sizer, |i| Some(chunks[i].clone()));
+    let (passages, left_out, size) = chosen.unwrap_or_default();
+    Selection {
+        passages,
+        query_type: query.kind,
+        strategy,
+        candidates: chunks.len(),
+        left_out,
+        size,
+    }
+}
+
+/// What ranking needs of the chunks of a root, in reading order: from the files in memory, or
+/// from an index on disk (`crate::index`), which gives the same scores.
+pub(crate) trait Ranked {
+    /// How many chunks there are.
+    fn len(&self) -> usize;
+    /// The sum of the chunks' weighted lengths, added in chunk order.
+    fn total_len(&self) -> f64;
+    /// The weighted length of chunk `i`.
+    fn chunk_len(&self, i: usize) -> f32;
+    /// Calls `f(chunk, tf)` for every chunk holding the term hashed as `hash`, in chunk order.
+    fn postings(&self, hash: u64, f: &mut dyn FnMut(usize, f32));
+    /// What the structural priors need of chunk `i`.
+    fn traits(&self, i: usize) -> Traits;
+}
+
+struct InMemory<'a> {
+    stats: &'a [&'a ChunkTerms],
+    chunks: &'a [&'a Chunk],
+}
+
+impl Ranked for InMemory<'_> {
+    fn len(&self) -> usize {
+        self.stats.len()
+    }
+    fn total_len(&self) -> f64 {
+        self.stats.iter().map(|st| f64::from(st.len())).sum()
+    }
+    fn chunk_len(&self, i: usize) -> f32 {
+        self.stats[i].len()
+    }
+    fn postings(&self, hash: u64, f: &mut dyn FnMut(usize, f32)) {
+        for (i, st) in self.stats.iter().enumerate() {
+            if let Some(tf) = st.tf(hash) {
+                f(i, tf);
+            }
+        }
+    }
+    fn traits(&self, i: usize) -> Traits {
+        Traits::of(self.chunks[i])
+    }
+}
+
+/// Greedy by score: each passage is measured alone, and the whole selection exactly at the
+/// end (a BPE count of joined passages can differ by a token at a seam), dropping the
+/// lowest-scored passage until it fits. `chunk(i)` gives a ranked chunk's record; `None` when
+/// one cannot be had (an index entry that no longer loads), and then no selection.
+pub(crate) fn choose(
+    scores: &[f64],
+    query: &Query,
+    sizer: &dyn ChunkSizer,
+    mut chunk: impl FnMut(usize) -> Option<Chunk>,
+) -> Option<(Vec<Passage>, usize, usize)> {
+    let mut order: Vec<usize> = (0..scores.len()).filter(|&i| scores[i] > 0.0).collect();
     order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    // Greedy by score: each passage is measured alone, and the whole selection exactly at the
-    // end (a BPE count of joined passages can differ by a token at a seam), dropping the
-    // lowest-scored passage until it fits.
-    let mut chosen: Vec<usize> = Vec::new();
+    let mut chosen: Vec<(usize, Passage)> = Vec::new();
     let mut used = 0;
     let mut left_out = 0;
     for &i in order.iter().take(MAX_CANDIDATES) {
@@ -171,34 +240,27 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
             left_out += 1;
             continue;
         }
-        let size = sizer.size(&render(&[passage(chunks[i], scores[i])]));
+        let candidate = Passage::new(&chunk(i)?, scores[i]);
+        let size = sizer.size(&render(std::slice::from_ref(&candidate)));
         if used + size <= query.budget {
-            chosen.push(i);
+            chosen.push((i, candidate));
             used += size;
         } else {
             left_out += 1;
         }
     }
     left_out += order.len().saturating_sub(MAX_CANDIDATES);
+    chosen.sort_unstable_by_key(|c| c.0);
+    let mut passages: Vec<Passage> = chosen.into_iter().map(|c| c.1).collect();
     loop {
-        chosen.sort_unstable();
-        let passages: Vec<Passage> =
-            chosen.iter().map(|&j| passage(chunks[j], scores[j])).collect();
         let size = sizer.size(&render(&passages));
-        if size <= query.budget || chosen.is_empty() {
-            return Selection {
-                passages,
-                query_type: query.kind,
-                strategy,
-                candidates: chunks.len(),
-                left_out,
-                size,
-            };
+        if size <= query.budget || passages.is_empty() {
+            return Some((passages, left_out, size));
         }
-        let worst = (0..chosen.len())
-            .min_by(|&a, &b| scores[chosen[a]].total_cmp(&scores[chosen[b]]))
+        let worst = (0..passages.len())
+            .min_by(|&a, &b| passages[a].score.total_cmp(&passages[b].score))
             .unwrap_or(0);
-        chosen.remove(worst);
+        passages.remove(worst);
         left_out += 1;
     }
 }
@@ -206,9 +268,13 @@ pub fn select(files: &[FileResult], query: &Query, sizer: &dyn ChunkSizer) -> Se
 /// The most ranked chunks a selection considers: past them, scores are too low to matter.
 const MAX_CANDIDATES: usize = 2000;
 
-fn strategy(files: &[FileResult], kind: QueryType) -> String {
-    let mut types: Vec<&str> =
-        files.iter().filter_map(|f| f.doc_class.as_ref().map(|c| c.0.as_str())).collect();
+/// What the selection says it assumed: the kind of question and the document types of the
+/// files it chose from.
+pub(crate) fn strategy<'a>(
+    classes: impl Iterator<Item = Option<&'a (String, f32)>>,
+    kind: QueryType,
+) -> String {
+    let mut types: Vec<&str> = classes.filter_map(|c| c.map(|c| c.0.as_str())).collect();
     types.sort_unstable();
     types.dedup();
     let kind = match kind {
@@ -223,12 +289,8 @@ fn strategy(files: &[FileResult], kind: QueryType) -> String {
     }
 }
 
-/// BM25F scores of every chunk of `files`, in order, times the structural prior of the
-/// query's kind. Each file's term statistics are computed once (in parallel, the first time)
-/// and kept with it.
-fn score(files: &[FileResult], chunks: &[&Chunk], query: &Query) -> Vec<f64> {
-    const K1: f64 = 1.2;
-    const B: f64 = 0.75;
+/// The query's terms, sorted, with their weights: the question's words once, keywords twice.
+fn query_terms(query: &Query) -> Vec<(String, f64)> {
     let mut weights: HashMap<String, f64> = HashMap::new();
     for t in terms(&query.text) {
         *weights.entry(t).or_insert(0.0) += 1.0;
@@ -238,86 +300,98 @@ fn score(files: &[FileResult], chunks: &[&Chunk], query: &Query) -> Vec<f64> {
             *weights.entry(t).or_insert(0.0) += 2.0;
         }
     }
-    if weights.is_empty() || chunks.is_empty() {
-        return vec![0.0; chunks.len()];
-    }
-    {
-        use rayon::prelude::*;
-        files.par_iter().for_each(|f| {
-            f.chunk_terms();
-        });
-    }
-    let stats: Vec<&ChunkTerms> = files.iter().flat_map(|f| f.chunk_terms()).collect();
-    let mut query_terms: Vec<(&str, f64)> = weights.iter().map(|(t, w)| (t.as_str(), *w)).collect();
-    query_terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let hashes: Vec<u64> = query_terms.iter().map(|(t, _)| term_hash(t)).collect();
-    // Per chunk: the frequencies of the query's terms; per term: the chunks holding it.
-    let tfs: Vec<Vec<f64>> = stats
-        .iter()
-        .map(|st| hashes.iter().map(|&h| st.tf(h).map_or(0.0, f64::from)).collect())
-        .collect();
-    let mut df = vec![0usize; query_terms.len()];
-    for tf in &tfs {
-        for (k, f) in tf.iter().enumerate() {
-            df[k] += usize::from(*f > 0.0);
-        }
-    }
-    let n = chunks.len() as f64;
-    let avg = stats.iter().map(|st| f64::from(st.len())).sum::<f64>() / n;
-    chunks
-        .iter()
-        .enumerate()
-        .map(|(i, chunk)| {
-            let len = f64::from(stats[i].len());
-            let mut s = 0.0;
-            for (k, &tf) in tfs[i].iter().enumerate() {
-                if tf == 0.0 {
-                    continue;
-                }
-                let d = df[k] as f64;
-                let idf = ((n - d + 0.5) / (d + 0.5) + 1.0).ln();
-                let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg.max(1.0)));
-                s += query_terms[k].1 * idf * norm;
-            }
-            s * prior(chunk, query.kind)
-        })
-        .collect()
+    let mut out: Vec<(String, f64)> = weights.into_iter().collect();
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    out
 }
 
-/// How much a chunk's structure suits a kind of question.
-fn prior(chunk: &Chunk, kind: QueryType) -> f64 {
-    let content = chunk.classification.as_ref().map(|c| c.content_type.as_str()).unwrap_or("");
-    let section_is = |list: &[&str]| {
-        chunk.provenance.as_ref().is_some_and(|p| {
+/// BM25F scores of every chunk, in order, times the structural prior of the query's kind.
+pub(crate) fn score(ranked: &dyn Ranked, query: &Query) -> Vec<f64> {
+    const K1: f64 = 1.2;
+    const B: f64 = 0.75;
+    let n = ranked.len();
+    let query_terms = query_terms(query);
+    let mut scores = vec![0.0; n];
+    if query_terms.is_empty() || n == 0 {
+        return scores;
+    }
+    let avg = (ranked.total_len() / n as f64).max(1.0);
+    let mut postings: Vec<(usize, f32)> = Vec::new();
+    for (term, weight) in &query_terms {
+        postings.clear();
+        ranked.postings(term_hash(term), &mut |i, tf| postings.push((i, tf)));
+        let d = postings.len() as f64;
+        let idf = ((n as f64 - d + 0.5) / (d + 0.5) + 1.0).ln();
+        for &(i, tf) in &postings {
+            let tf = f64::from(tf);
+            let len = f64::from(ranked.chunk_len(i));
+            let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * len / avg));
+            scores[i] += weight * idf * norm;
+        }
+    }
+    for (i, s) in scores.iter_mut().enumerate() {
+        if *s > 0.0 {
+            *s *= ranked.traits(i).prior(query.kind);
+        }
+    }
+    scores
+}
+
+/// What the structural priors need to know of a chunk, in one byte (an index keeps it beside
+/// the chunk's terms).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Traits(u8);
+
+impl Traits {
+    const OVERVIEW: u8 = 1;
+    const ALGORITHMIC: u8 = 2;
+    const MATH: u8 = 4;
+    const CODE: u8 = 8;
+
+    pub(crate) fn of(chunk: &Chunk) -> Self {
+        let class = chunk.classification.as_ref();
+        let content = class.map(|c| c.content_type.as_str()).unwrap_or("");
+        let overview = chunk.provenance.as_ref().is_some_and(|p| {
             p.section.iter().any(|s| {
                 let s = s
                     .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ' ')
                     .to_lowercase();
-                list.binary_search(&s.as_str()).is_ok()
+                OVERVIEW_SECTIONS.binary_search(&s.as_str()).is_ok()
             })
-        })
-    };
-    match kind {
-        QueryType::Concept => {
-            if section_is(OVERVIEW_SECTIONS) {
-                1.3
-            } else {
-                1.0
-            }
-        }
-        QueryType::Algorithm => match content {
-            "algorithm" | "proof" | "definition" | "theory" | "calculation" => 1.4,
-            _ if chunk.classification.as_ref().is_some_and(|c| c.has_math) => 1.2,
+        });
+        let algorithmic =
+            matches!(content, "algorithm" | "proof" | "definition" | "theory" | "calculation");
+        let math = class.is_some_and(|c| c.has_math);
+        let code = chunk.kind == ContentKind::Code || class.is_some_and(|c| c.has_code);
+        let bit = |on: bool, b: u8| if on { b } else { 0 };
+        Self(
+            bit(overview, Self::OVERVIEW)
+                | bit(algorithmic, Self::ALGORITHMIC)
+                | bit(math, Self::MATH)
+                | bit(code, Self::CODE),
+        )
+    }
+
+    pub(crate) fn bits(self) -> u8 {
+        self.0
+    }
+
+    pub(crate) fn from_bits(bits: u8) -> Self {
+        Self(bits)
+    }
+
+    fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// How much a chunk's structure suits a kind of question.
+    fn prior(self, kind: QueryType) -> f64 {
+        match kind {
+            QueryType::Concept if self.has(Self::OVERVIEW) => 1.3,
+            QueryType::Algorithm if self.has(Self::ALGORITHMIC) => 1.4,
+            QueryType::Algorithm if self.has(Self::MATH) => 1.2,
+            QueryType::Code if self.has(Self::CODE) => 1.3,
             _ => 1.0,
-        },
-        QueryType::Code => {
-            if chunk.kind == ContentKind::Code
-                || chunk.classification.as_ref().is_some_and(|c| c.has_code)
-            {
-                1.3
-            } else {
-                1.0
-            }
         }
     }
 }

@@ -137,6 +137,21 @@ impl ChunkTerms {
         self.len
     }
 
+    /// Its terms' hashes, sorted, beside their weighted frequencies.
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (u64, f32)> + '_ {
+        self.hashes.iter().copied().zip(self.tfs.iter().copied())
+    }
+
+    /// A chunk's statistics as [`ChunkTerms::pairs`] and [`ChunkTerms::len`] gave them.
+    pub(crate) fn from_parts(hashes: Vec<u64>, tfs: Vec<f32>, len: f32) -> Option<Self> {
+        let sorted = hashes.windows(2).all(|w| w[0] < w[1]);
+        (sorted && hashes.len() == tfs.len()).then(|| Self {
+            hashes: hashes.into(),
+            tfs: tfs.into(),
+            len,
+        })
+    }
+
     /// The weighted frequency of the term hashed as `hash` (see [`term_hash`]), if the chunk
     /// holds it.
     pub(crate) fn tf(&self, hash: u64) -> Option<f32> {

@@ -98,7 +98,7 @@ pub fn chunk_entries_cached<R: Send, E: Send>(
     )
 }
 
-fn plan(pool: &rayon::ThreadPool, entries: &[Input]) -> Plan {
+pub(crate) fn plan(pool: &rayon::ThreadPool, entries: &[Input]) -> Plan {
     let threads = pool.current_num_threads().max(1) as u64;
     Plan::new(
         WINDOW_PER_THREAD * threads,
@@ -162,6 +162,22 @@ pub fn chunk_bytes(rel: &str, bytes: Vec<u8>, settings: &Settings) -> FileResult
     chunk_file(rel, bytes, settings, &mut Context::new())
 }
 
+/// The entries of `path` that answer questions about it, in path order: the walk's, leaving
+/// out what it passed over on purpose (hidden, ignored, version control, cleave's outputs).
+pub(crate) fn walk_entries(path: &Path, options: &WalkOptions) -> std::io::Result<Vec<Input>> {
+    let walked = walk(path, options)?;
+    Ok(walked
+        .entries
+        .into_iter()
+        .filter(|e| {
+            !matches!(
+                &e.skip,
+                Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
+            )
+        })
+        .collect())
+}
+
 /// Chunks every file under `path` into memory, for faces that answer questions about a whole
 /// tree (outline, select, read): the results in path order, leaving out the entries the walk
 /// passed over on purpose (hidden, ignored, version control, cleave's outputs), and how many
@@ -172,17 +188,7 @@ pub fn chunk_path(
     settings: &Settings,
     threads: usize,
 ) -> std::io::Result<(Vec<FileResult>, usize)> {
-    let walked = walk(path, options)?;
-    let entries: Vec<Input> = walked
-        .entries
-        .into_iter()
-        .filter(|e| {
-            !matches!(
-                &e.skip,
-                Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
-            )
-        })
-        .collect();
+    let entries = walk_entries(path, options)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
