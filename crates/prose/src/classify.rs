@@ -14,11 +14,17 @@
 //! `references`, `theory` (prose with some math) or `narrative`.
 //!
 //! The document's type is scored from the sums over its chunks: a research paper has
-//! statements and proofs, math, an abstract, citations and paper headings; an
-//! algorithm-focused text has algorithms and pseudo-code; an implementation guide has code,
-//! install/run vocabulary and shell prompts; a technical doc has API vocabulary, tables and
-//! some code. `general` scores a constant. The confidence is the winner's share of the
-//! squared scores, capped at 0.6 when nothing stood out.
+//! statements and proofs, math, an abstract, citations (`\cite`, `[12]`, pandoc's `[@key]`)
+//! and paper headings; an algorithm-focused text has algorithms, pseudo-code and complexity
+//! bounds (`O(n log n)`); an implementation guide has code, install/run vocabulary addressed
+//! to the reader and shell prompts; a technical doc has the items of an interface documented
+//! one by one (Sphinx directives, headings that name code, a LaTeX manual's `\cs{…}`), API
+//! vocabulary, tables and some code. Vocabulary counts as a rate per thousand words above what
+//! ordinary prose has of it, and over at least [`RATE_WORDS`] words; a guide's words count half
+//! when it shows no code or command. `general` scores a constant, and a document of fewer than
+//! [`SHORT_WORDS`] words is `general` at low confidence. The confidence is the winner's share
+//! of the squared scores, capped at 0.6 when nothing stood out. `bench/classify` measures all
+//! this on labelled real documents.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -30,6 +36,14 @@ use crate::{DocumentClass, Format};
 
 /// Keywords reported per chunk.
 const KEYWORDS: usize = 5;
+
+/// The fewest words over which a rate is taken.
+const RATE_WORDS: usize = 300;
+
+/// Documents of fewer words are too short to tell (a two-line note, a moved-to pointer): they
+/// are `general`, at a confidence of at most [`SHORT_CONFIDENCE`].
+const SHORT_WORDS: usize = 50;
+const SHORT_CONFIDENCE: f32 = 0.3;
 
 /// What one chunk (or, summed, a document) shows.
 #[derive(Debug, Default, Clone)]
@@ -53,6 +67,10 @@ struct Signals {
     pseudo: usize,
     /// Lines that are shell prompts or package-manager commands.
     prompts: usize,
+    /// Complexity bounds (`O(n log n)`).
+    big_o: usize,
+    /// Items of an interface documented one by one (directives, code headings, macros).
+    api_items: usize,
     words: usize,
     guide_words: usize,
     api_words: usize,
@@ -87,6 +105,8 @@ impl Signals {
         self.citations += o.citations;
         self.pseudo += o.pseudo;
         self.prompts += o.prompts;
+        self.big_o += o.big_o;
+        self.api_items += o.api_items;
         self.words += o.words;
         self.guide_words += o.guide_words;
         self.api_words += o.api_words;
@@ -100,9 +120,10 @@ impl Signals {
         (part as f32 / self.bytes.max(1) as f32).min(1.0)
     }
 
-    /// Occurrences per thousand words.
+    /// Occurrences per thousand words, over at least [`RATE_WORDS`]: one word in a note of
+    /// twenty is no rate of fifty per thousand.
     fn rate(&self, count: usize) -> f32 {
-        count as f32 * 1000.0 / self.words.max(1) as f32
+        count as f32 * 1000.0 / self.words.max(RATE_WORDS) as f32
     }
 }
 
@@ -289,6 +310,9 @@ fn content_type(s: &Signals) -> &'static str {
 
 /// The document type from summed signals and the section titles met.
 fn document_class(s: &Signals, headings: &[String]) -> DocumentClass {
+    if s.words < SHORT_WORDS {
+        return DocumentClass { doc_type: "general".to_owned(), confidence: SHORT_CONFIDENCE };
+    }
     let named = |words: &[&str]| {
         headings.iter().filter(|h| words.iter().any(|w| h.contains(w))).count().min(4) as f32
     };
@@ -306,15 +330,19 @@ fn document_class(s: &Signals, headings: &[String]) -> DocumentClass {
         + (s.rate(s.paper_words) / 10.0).min(1.5);
     let algorithm = 4.0 * s.share(s.algorithm)
         + (s.pseudo as f32 / 5.0).min(3.0)
-        + (s.rate(s.algo_words) / 8.0).min(2.0);
-    let guide = 2.5 * s.share(s.code)
-        + (s.rate(s.guide_words) / 6.0).min(3.0)
+        + (s.rate(s.algo_words) / 8.0).min(2.0)
+        + (s.rate(s.big_o) / 2.5).min(2.5);
+    // A guide shows what to type: without code or commands its words count half.
+    let shows = if s.share(s.code) >= 0.03 || s.prompts > 0 { 1.0 } else { 0.5 };
+    let guide = 1.5 * s.share(s.code)
+        + shows * ((s.rate(s.guide_words) - 10.0) / 6.0).clamp(0.0, 3.0)
         + (s.prompts as f32 / 2.0).min(2.0)
         + 0.5 * guide_headings;
     let technical = 1.2 * s.share(s.code)
-        + (s.rate(s.api_words) / 8.0).min(3.0)
+        + ((s.rate(s.api_words) - 8.0) / 8.0).clamp(0.0, 3.0)
         + 1.5 * s.share(s.table)
-        + 0.4 * tech_headings;
+        + 0.4 * tech_headings
+        + (s.rate(s.api_items) / 3.0).min(3.0);
     let scores = [
         ("research paper", paper),
         ("algorithm-focused", algorithm),
@@ -344,7 +372,7 @@ fn measure(format: Format, text: &str, s: &mut Signals) -> Vec<String> {
     if format != Format::Latex {
         statement_paragraphs(text, s);
     }
-    lines(text, s);
+    lines(format, text, s);
     words(text, format == Format::Latex, s)
 }
 
@@ -401,15 +429,20 @@ fn statement_paragraphs(text: &str, s: &mut Signals) {
     }
 }
 
-/// Line markers: preamble lines, bibliography entries, pseudo-code, prompts.
-fn lines(text: &str, s: &mut Signals) {
+/// Line markers: preamble lines, bibliography entries, pseudo-code, prompts, the items of an
+/// interface being documented; citations and complexity bounds.
+fn lines(format: Format, text: &str, s: &mut Signals) {
     use words::{PREAMBLE, PROMPTS, PSEUDO};
     for line in text.lines() {
         let t = line.trim_start();
         if PREAMBLE.iter().any(|p| t.starts_with(p)) {
             s.preamble += 1;
         }
-        if t.starts_with("\\bibitem") || t.starts_with('@') && t.contains('{') {
+        // `bibliography: paper.bib` is the front matter of a Markdown paper (pandoc, JOSS).
+        if t.starts_with("\\bibitem")
+            || t.starts_with('@') && t.contains('{')
+            || t.starts_with("bibliography:")
+        {
             s.bib += 1;
         }
         if PSEUDO.iter().any(|p| t.starts_with(p)) {
@@ -418,10 +451,14 @@ fn lines(text: &str, s: &mut Signals) {
         if PROMPTS.iter().any(|p| t.starts_with(p)) {
             s.prompts += 1;
         }
+        s.api_items += api_items(format, t);
     }
     s.citations += text.matches("\\cite").count();
-    // Numeric citations: `[12]`, `[3, 4]`.
+    // Pandoc citations: `[@knuth84]`, `[@a; @b]`.
+    s.citations += text.matches("[@").count() + text.matches("; @").count();
     let b = text.as_bytes();
+    // Numeric citations: `[12]`, `[3, 4]` after a space or at a line start, not an index as in
+    // `a[0]` or `\newcommand{\x}[1]`.
     let mut i = 0;
     while let Some(p) = text[i..].find('[') {
         let start = i + p + 1;
@@ -429,10 +466,50 @@ fn lines(text: &str, s: &mut Signals) {
             .iter()
             .take_while(|c| c.is_ascii_digit() || matches!(c, b',' | b' ' | b'-'))
             .count();
-        if len > 0 && b.get(start + len) == Some(&b']') && b[start].is_ascii_digit() {
+        let after_space = start < 2 || b[start - 2].is_ascii_whitespace();
+        if after_space && len > 0 && b.get(start + len) == Some(&b']') && b[start].is_ascii_digit()
+        {
             s.citations += 1;
         }
         i = start;
+    }
+    // Complexity bounds: `O(n log n)`, `$O(n)$`, `\mathcal{O}(n)`, not `FOO(` or `IO(`.
+    s.big_o += text
+        .match_indices("O(")
+        .filter(|(at, _)| *at == 0 || !b[at - 1].is_ascii_alphanumeric())
+        .count();
+}
+
+/// How many items of an interface one line documents: a reStructuredText directive such as
+/// `.. function:: path(route, view)`, a Markdown heading that names code (`` ### `chalk.level` ``,
+/// `## semver.valid(v)`), the commands of a LaTeX package manual (`\cs{foo}`, `\marg{arg}`).
+fn api_items(format: Format, t: &str) -> usize {
+    match format {
+        Format::Rst => {
+            let Some(name) = t.strip_prefix(".. ").and_then(|r| r.split_once("::")) else {
+                return 0;
+            };
+            let name = name.0.trim();
+            usize::from(contains(words::API_DIRECTIVES, name.strip_prefix("py:").unwrap_or(name)))
+        }
+        Format::Markdown => {
+            let heading = t.starts_with('#') && t.trim_start_matches('#').starts_with(' ');
+            usize::from(heading && (t.contains('(') || t.contains('`')))
+        }
+        Format::Latex if t.contains('\\') => {
+            let b = t.as_bytes();
+            // `\verb|\foo|`: a command named in verbatim, as manuals do and papers do not.
+            let verbatim = t
+                .match_indices("\\verb")
+                .filter(|(at, _)| {
+                    let delim = at + 5 + usize::from(b.get(at + 5) == Some(&b'*'));
+                    b.get(delim).is_some_and(|d| !d.is_ascii_alphabetic())
+                        && b.get(delim + 1) == Some(&b'\\')
+                })
+                .count();
+            verbatim + words::API_COMMANDS.iter().map(|c| t.matches(c).count()).sum::<usize>()
+        }
+        _ => 0,
     }
 }
 

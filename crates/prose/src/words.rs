@@ -23,7 +23,8 @@ fn compare(a: &str, b: &str) -> Ordering {
     a.len().cmp(&b.len())
 }
 
-/// Words of implementation guides: installing, running, step-by-step instructions.
+/// Words of implementation guides: installing, running, step-by-step instructions addressed
+/// to the reader.
 pub(crate) const GUIDE: &[&str] = &[
     "build",
     "click",
@@ -48,6 +49,8 @@ pub(crate) const GUIDE: &[&str] = &[
     "then",
     "tutorial",
     "usage",
+    "you",
+    "your",
 ];
 
 /// Words of API references.
@@ -82,7 +85,8 @@ pub(crate) const API: &[&str] = &[
     "values",
 ];
 
-/// Words of research papers.
+/// Words of research papers. Not `we` and `our`: tutorials, algorithm notes, blog posts and
+/// letters say them as often as papers do.
 pub(crate) const PAPER: &[&str] = &[
     "analysis",
     "baseline",
@@ -95,7 +99,6 @@ pub(crate) const PAPER: &[&str] = &[
     "hypothesis",
     "lemma",
     "literature",
-    "our",
     "paper",
     "proof",
     "propose",
@@ -105,15 +108,16 @@ pub(crate) const PAPER: &[&str] = &[
     "results",
     "study",
     "theorem",
-    "we",
 ];
 
 /// Words of algorithm-focused texts.
 pub(crate) const ALGORITHM: &[&str] = &[
     "algorithm",
     "algorithms",
+    "array",
     "complexity",
     "dynamic",
+    "edges",
     "graph",
     "greedy",
     "input",
@@ -128,8 +132,13 @@ pub(crate) const ALGORITHM: &[&str] = &[
     "recursive",
     "runtime",
     "search",
+    "shortest",
     "sort",
+    "sorted",
     "step",
+    "traversal",
+    "vertex",
+    "vertices",
 ];
 
 /// Words of four letters or more that are never keywords (and a few LaTeX command names that
@@ -306,6 +315,7 @@ pub(crate) const PROMPTS: &[&str] =
 /// Section titles of research papers (matched as parts of a lower-cased title).
 pub(crate) const PAPER_HEADINGS: &[&str] = &[
     "abstract",
+    "acknowledg",
     "conclusion",
     "discussion",
     "evaluation",
@@ -315,6 +325,46 @@ pub(crate) const PAPER_HEADINGS: &[&str] = &[
     "references",
     "related work",
     "results",
+    "statement of need",
+];
+
+/// reStructuredText directives that document one item of an interface (Sphinx's Python
+/// domain and Django's own), as written after `.. ` and before `::`, without a `py:` prefix.
+pub(crate) const API_DIRECTIVES: &[&str] = &[
+    "attribute",
+    "class",
+    "classmethod",
+    "data",
+    "decorator",
+    "django-admin",
+    "django-admin-option",
+    "envvar",
+    "exception",
+    "function",
+    "method",
+    "module",
+    "option",
+    "setting",
+    "staticmethod",
+    "templatefilter",
+    "templatetag",
+];
+
+/// LaTeX commands and environments of package manuals that name a command, an argument or an
+/// option being documented (`ltxdoc`, `ltxdockit` and their kin).
+pub(crate) const API_COMMANDS: &[&str] = &[
+    "\\DescribeEnv",
+    "\\DescribeMacro",
+    "\\begin{environment}",
+    "\\begin{macro}",
+    "\\cmditem",
+    "\\cmd{",
+    "\\csitem",
+    "\\cs{",
+    "\\marg{",
+    "\\meta{",
+    "\\oarg{",
+    "\\optitem",
 ];
 
 /// Section titles of implementation guides.
@@ -385,6 +435,8 @@ mod tests {
             ("PAPER_HEADINGS", PAPER_HEADINGS),
             ("GUIDE_HEADINGS", GUIDE_HEADINGS),
             ("TECH_HEADINGS", TECH_HEADINGS),
+            ("API_DIRECTIVES", API_DIRECTIVES),
+            ("API_COMMANDS", API_COMMANDS),
             ("SENTENCE_ABBREVIATIONS", SENTENCE_ABBREVIATIONS),
             ("LATEX_ABBREVIATIONS", LATEX_ABBREVIATIONS),
             ("TITLE_DROPPED", TITLE_DROPPED),

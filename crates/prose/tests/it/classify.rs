@@ -228,3 +228,175 @@ fn code_is_neither_located_nor_classified() {
     assert_eq!(annotate(&tree, &source, &mut chunks), None);
     assert!(chunks.iter().all(|c| c.provenance.is_none() && c.classification.is_none()));
 }
+
+// ---- causes found on the labelled corpus (bench/classify) ---------------------------------
+
+/// A two-line note is too short to tell: it said "we", and was a research paper at 0.69.
+#[test]
+fn a_two_line_note_is_general_with_low_confidence() {
+    let text = "# Code of conduct\n\nWe endorse and follow the code of conduct of the International \
+                Olympiad of Informatics, available at [their website](https://example.org/coc).\n";
+    let (_, class) = classified(Format::Markdown, text, 2000);
+    let class = class.unwrap();
+    assert_eq!(class.doc_type, "general", "{class:?}");
+    assert!(class.confidence <= 0.3, "{class:?}");
+}
+
+/// "We" and "our" are no paper words: announcements, tutorials and letters say them too.
+#[test]
+fn an_announcement_that_says_we_is_not_a_paper() {
+    let text = "# Welcoming our new co-lead\n\nWe are happy to announce that our team has a new \
+co-lead. We thank everyone who helped us over the past year, and we look forward to what our \
+community will build together. Our meetings stay open to all, and we hope to see many of you \
+there.\n\nWe will share more news about our plans soon. Until then, we wish our readers a good \
+spring, and we remain grateful for all the kind words our members sent us this year.\n";
+    let (_, class) = classified(Format::Markdown, text, 2000);
+    assert_eq!(class.unwrap().doc_type, "general");
+}
+
+/// A Markdown paper as pandoc and JOSS write it: its citations are `[@key]`, its bibliography
+/// is named in the front matter, its sections are "Summary" and "Statement of need".
+#[test]
+fn a_pandoc_paper_is_a_research_paper() {
+    let text = "---\ntitle: 'flowkit: a package for flow cytometry'\nauthors:\n  - name: A. Author\n\
+    affiliation: 1\ndate: 1 May 2023\nbibliography: paper.bib\n---\n\n# Summary\n\n\
+Flow cytometry measures cells one by one [@shapiro2003]. `flowkit` reads the files of most \
+instruments and gates them as the standard describes [@spidlen2021; @lee2008].\n\n\
+# Statement of need\n\nExisting tools are tied to one vendor [@hahne2009]. Researchers need \
+an open pipeline that they can script, test and cite, so that analyses can be repeated.\n\n\
+# Acknowledgements\n\nWe thank the users who reported problems.\n\n# References\n";
+    let (_, class) = classified(Format::Markdown, text, 2000);
+    assert_eq!(class.unwrap().doc_type, "research paper");
+}
+
+/// An algorithm note in Markdown has no pseudo-code markers but states its bounds, `O(n)`;
+/// the indices of its code, `a[0]`, are no citations.
+#[test]
+fn a_markdown_algorithm_note_is_algorithm_focused() {
+    let text = "# Prefix sums\n\nWe are given an array $a[0 \\dots n-1]$. After $O(n)$ \
+preprocessing we answer each range query in $O(1)$; a naive loop takes $O(n)$ per query, \
+$O(nq)$ in total.\n\n## Implementation\n\n```cpp\nvector<long long> p(n + 1);\n\
+for (int i = 0; i < n; i++)\n    p[i + 1] = p[i] + a[i];\n// sum of a[l..r]\nlong long sum = \
+p[r + 1] - p[l];\n```\n\nThe element p[0] is 0 and p[1] is a[0]. Building takes \
+$O(n)$ time and $O(n)$ memory, and each query then takes $O(1)$.\n\n## Two dimensions\n\n\
+The same idea gives sums over rectangles in $O(1)$ after $O(nm)$ preprocessing: \
+p[1][1] holds a[0][0].\n";
+    let (_, class) = classified(Format::Markdown, text, 2000);
+    assert_eq!(class.unwrap().doc_type, "algorithm-focused");
+}
+
+/// A Sphinx reference documents its items with directives: `.. function::`, `.. class::`.
+#[test]
+fn a_sphinx_reference_is_a_technical_doc() {
+    let text = "=========\nPaginator\n=========\n\n.. module:: pager\n\n\
+Helpers that split a list into pages.\n\n\
+.. class:: Paginator(items, per_page)\n\n    Splits ``items`` into pages of ``per_page``.\n\n\
+.. method:: Paginator.page(number)\n\n    The page of that number.\n\n\
+.. attribute:: Paginator.count\n\n    How many items there are.\n\n\
+.. attribute:: Paginator.num_pages\n\n    How many pages there are.\n\n\
+.. exception:: EmptyPage\n\n    Raised for a page with nothing on it.\n\n\
+Example::\n\n    $ python -m pager --per-page 10 items.txt\n    $ python -m pager --help\n\n\
+First install the package, then run it on your list.\n";
+    let (_, class) = classified(Format::Rst, text, 2000);
+    assert_eq!(class.unwrap().doc_type, "technical doc");
+}
+
+/// A LaTeX package manual names the commands it documents, `\cs{…}`, `\verb|\foo|`; its
+/// abstract and its citation do not make it a paper.
+#[test]
+fn a_latex_package_manual_is_a_technical_doc() {
+    let text = "\\documentclass{ltxdoc}\n\\begin{document}\n\\title{The \\textsf{boxit} package}\n\
+\\maketitle\n\\begin{abstract}\nThis package draws boxes around paragraphs, after an idea of \
+\\cite{knuth84}.\n\\end{abstract}\n\n\\section{Introduction}\n\nLoad it with \
+\\verb|\\usepackage{boxit}|. The command \\cs{boxit} takes one mandatory argument, \
+\\marg{text}, and an optional one, \\oarg{width}; \\verb|\\boxit*| draws no frame. \
+\\cs{boxitsetup} sets the defaults.\n\n\\section{Commands}\n\n\
+\\DescribeMacro{\\boxit} \\verb|\\boxit[width]{text}| frames its text.\n\n\
+\\DescribeMacro{\\boxitsetup} \\verb|\\boxitsetup{keys}| sets \\meta{keys}.\n\n\
+\\DescribeEnv{boxed} The environment frames longer text; \\verb|\\boxitrule| is its rule.\n\n\
+\\end{document}\n";
+    let (_, class) = classified(Format::Latex, text, 2000);
+    assert_eq!(class.unwrap().doc_type, "technical doc");
+}
+
+/// Minutes and essays use a few step words ("first", "then", "run") without showing a
+/// command: they are general, not implementation guides.
+#[test]
+fn minutes_without_commands_are_general() {
+    let text = "# Core team meeting\n\n## Present\n\n* Alice\n* Bob\n* Carol\n\n## Discussion\n\n\
+Alice said the release should be ready in a week; Bob asked whether the council had been \
+consulted first. Carol reported that the foundation approved the travel budget, and the team \
+agreed to revisit the plan then.\n\nThe team discussed the budget for the summit. Bob will \
+write to the sponsors; the survey of members closes in June and its results will be shared \
+with the council. Volunteers who want to run the summit should write to Carol.\n";
+    let (_, class) = classified(Format::Markdown, text, 2000);
+    assert_eq!(class.unwrap().doc_type, "general");
+}
+
+// ---- the labelled corpus -----------------------------------------------------------------
+
+const KINDS: [&str; 5] =
+    ["research paper", "technical doc", "algorithm-focused", "implementation guide", "general"];
+
+/// Accuracy on the labelled documents of `bench/classify/labels.tsv` (a slow test: set
+/// `CLEAVE_SLOW_TESTS=1`; `bench/classify/fetch.sh` builds the corpus in `bench/classify/docs`,
+/// or point `CLEAVE_CLASSIFY_CORPUS` at where it built it). Each document is chunked at
+/// `cleave chunk`'s default budget, 2000 characters (`CLEAVE_CLASSIFY_BUDGET` sets another),
+/// and classified; the test prints every
+/// miss, the accuracy on the training rows and on the held-out third (the `split` column,
+/// chosen before any tuning), and the confusion matrix, and holds both accuracies to floors.
+#[test]
+fn labelled_corpus_accuracy() {
+    if std::env::var_os("CLEAVE_SLOW_TESTS").is_none() {
+        eprintln!("labelled_corpus_accuracy: set CLEAVE_SLOW_TESTS=1 (and build the corpus)");
+        return;
+    }
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/classify");
+    let dir = std::env::var_os("CLEAVE_CLASSIFY_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| bench.join("docs"));
+    let labels = std::fs::read_to_string(bench.join("labels.tsv")).unwrap();
+    let budget = std::env::var("CLEAVE_CLASSIFY_BUDGET").map_or(2000, |b| b.parse().unwrap());
+    // confusion[split][truth][predicted]
+    let mut confusion = [[[0usize; 5]; 5]; 2];
+    let mut missing = Vec::new();
+    for row in labels.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (id, label, split) = (cols[0], cols[3], cols[4]);
+        let Ok(bytes) = std::fs::read(dir.join(id)) else {
+            missing.push(id);
+            continue;
+        };
+        // As the CLI reads a file that is not UTF-8 (a Latin-1 manual): lossily.
+        let text = String::from_utf8_lossy(&bytes);
+        let format = cleave_prose::format_for_path(id).expect("a prose format");
+        let (_, class) = classified(format, &text, budget);
+        let class = class.expect("a document class");
+        let truth = KINDS.iter().position(|k| *k == label).expect("a known label");
+        let predicted = KINDS.iter().position(|k| *k == class.doc_type).expect("a known type");
+        confusion[usize::from(split == "held-out")][truth][predicted] += 1;
+        let mark = if truth == predicted { "  " } else { "✗ " };
+        eprintln!(
+            "{mark}{split:8} {id:60} {label:20} → {} {:.2}",
+            class.doc_type, class.confidence
+        );
+    }
+    assert!(missing.is_empty(), "not in {}: {missing:?} (run fetch.sh)", dir.display());
+    let mut accuracy = [0.0; 2];
+    for (s, name) in ["train", "held-out"].iter().enumerate() {
+        let m = &confusion[s];
+        let total: usize = m.iter().flatten().sum();
+        let right: usize = (0..5).map(|k| m[k][k]).sum();
+        accuracy[s] = right as f64 / total as f64;
+        eprintln!("{name}: {right}/{total} = {:.1} %", 100.0 * accuracy[s]);
+        eprintln!("  truth ↓ predicted →  paper tech algo guide general");
+        for (k, kind) in KINDS.iter().enumerate() {
+            let row: Vec<String> = m[k].iter().map(|n| format!("{n:6}")).collect();
+            eprintln!("  {kind:20}{}", row.join(""));
+        }
+    }
+    // Floors a little under what bench/runs/2026-11-25-classify.txt measured (86.1 % and
+    // 75.7 %): a change that loses more than a document or two here is a regression.
+    assert!(accuracy[0] >= 0.83, "train accuracy {:.3}", accuracy[0]);
+    assert!(accuracy[1] >= 0.70, "held-out accuracy {:.3}", accuracy[1]);
+}
