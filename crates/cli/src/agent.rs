@@ -70,7 +70,7 @@ pub fn collect(
                 let why = match state {
                     IndexState::Missing if !dir.exists() => "is not there".to_owned(),
                     IndexState::Missing => format!(
-                        "holds no index of this path for these chunking options (chunk budget {}, {})",
+                        "holds no index of this path for these chunking options (chunk budget {}, {}) and this build of cleave",
                         settings.config.budget(),
                         settings.config.unit_name()
                     ),

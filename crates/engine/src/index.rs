@@ -366,15 +366,23 @@ impl TermIndex {
             return Ok(Err(IndexState::Broken));
         };
         let entries = walk_entries(path, options)?;
-        let mut changed = entries.len().abs_diff(index.meta.files.len());
-        for (input, file) in entries.iter().zip(&index.meta.files) {
-            let same = input.rel == file.rel
-                && match &input.skip {
+        // Files edited or added, then files removed. (The walk's order is the index's: path
+        // order, so the same files are the same chunk numbering.)
+        let known: HashMap<&str, &IndexedFile> =
+            index.meta.files.iter().map(|f| (f.rel.as_str(), f)).collect();
+        let mut changed = 0;
+        let mut seen = 0;
+        for input in &entries {
+            let same = known.get(input.rel.as_str()).is_some_and(|file| {
+                seen += 1;
+                match &input.skip {
                     Some(_) => file.stat.is_none(),
                     None => index.cache.stat(input).is_some_and(|s| Some(s) == file.stat),
-                };
+                }
+            });
             changed += usize::from(!same);
         }
+        changed += index.meta.files.len() - seen;
         Ok(if changed == 0 { Ok(index) } else { Err(IndexState::Stale { changed }) })
     }
 
