@@ -119,13 +119,23 @@ def run_cleave(cleave, path, question, budget, fmt, extra=()):
     return proc.stdout.decode("utf-8"), elapsed
 
 
-def cleave_method(cleave, views, q, budget, typed=False):
+# Diagnostic variants of cleave (not among the three compared methods): what changes when cleave
+# is told the labelled query type, or chunks smaller for the selection.
+VARIANTS = {
+    "typed": lambda q: ["--query-type", q["query_type"]],
+    "cb500": lambda q: ["--chunk-budget", "500"],
+    "cb300": lambda q: ["--chunk-budget", "300"],
+}
+
+
+def cleave_method(cleave, views, q, budget, variant=None):
     path = q["file"]
     base = os.path.join(CORPUS, path)
-    extra = ["--query-type", q["query_type"]] if typed else []
+    typed = variant is not None
+    extra = VARIANTS[variant](q) if typed else []
     out, elapsed = run_cleave(cleave, path, q["question"], budget, "json", extra)
     sel = json.loads(out)
-    # the text an agent reads, measured for the budget (not needed for the typed variant)
+    # the text an agent reads, measured for the budget (the variants trust the size field)
     text = "" if typed else run_cleave(cleave, path, q["question"], budget, "text", extra)[0]
     by_file = defaultdict(list)
     for p in sel["passages"]:
@@ -140,6 +150,7 @@ def cleave_method(cleave, views, q, budget, typed=False):
         "hit": contains(texts, q["passage"]),
         "size": len(text) if not typed else sel["size"],
         "json_size": sel["size"],
+        "body_chars": sum(len(p["chunk"]["text"]) for p in sel["passages"]),
         "passages": len(sel["passages"]),
         "query_type": sel["query_type"],
         "strategy": sel["strategy"],
@@ -326,6 +337,7 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="comma-separated question ids")
+    ap.add_argument("--variants", default="typed,cb500,cb300", help=f"diagnostic cleave variants: {','.join(VARIANTS)}")
     args = ap.parse_args()
 
     qs = [json.loads(l) for l in open(args.questions, encoding="utf-8") if l.strip()]
@@ -344,13 +356,18 @@ def main():
     results = {}
     t0 = time.monotonic()
 
+    variants = [v for v in args.variants.split(",") if v]
+
     def one(qb):
         q, b = qb
-        return (q["id"], b), cleave_method(args.cleave, views, q, b), cleave_method(args.cleave, views, q, b, True)
+        r = {"cleave": cleave_method(args.cleave, views, q, b)}
+        for v in variants:
+            r[v] = cleave_method(args.cleave, views, q, b, v)
+        return (q["id"], b), r
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        for key, r, typed in pool.map(one, [(q, b) for q in qs for b in BUDGETS]):
-            results[key] = {"cleave": r, "typed": typed}
+        for key, r in pool.map(one, [(q, b) for q in qs for b in BUDGETS]):
+            results[key] = r
     cleave_seconds = time.monotonic() - t0
 
     windows = {}
@@ -368,7 +385,7 @@ def main():
         if any(not results[(q["id"], b)]["cleave"]["hit"] for b in BUDGETS):
             misses[q["id"]] = diagnose(args.cleave, views, q, BUDGETS[0])
 
-    methods = ("cleave", "bm25", "sections", "typed")
+    methods = ("cleave", "bm25", "sections")
     lines = []
     w = lines.append
     w("# cleave select: answer recall")
@@ -379,11 +396,10 @@ def main():
     w(f"corpus: bench/select/fetch.sh, {open(os.path.join(HERE, 'corpus.MANIFEST')).read().splitlines()[-1] if os.path.exists(os.path.join(HERE, 'corpus.MANIFEST')) else '?'}")
     w(f"questions: {len(qs)} ({sum(q['paraphrased'] for q in qs)} paraphrased; "
       f"{sum(q['file'].startswith('repos/') for q in qs)} over repositories); "
-      f"cleave wall time {cleave_seconds:.0f} s for {3 * len(qs) * len(BUDGETS)} runs with {args.jobs} jobs")
+      f"cleave wall time {cleave_seconds:.0f} s for {(2 + len(variants)) * len(qs) * len(BUDGETS)} runs with {args.jobs} jobs")
     w("containment: the passage, whitespace collapsed, inside one merged stretch of the selection")
     w("methods: cleave = `cleave select PATH --query Q --budget B --format json` (type guessed); bm25 = 500-char")
-    w("windows, 100 overlap; sections = section priority alone, no query; typed = cleave with the question's")
-    w("labelled --query-type (a diagnostic, not one of the three compared methods)")
+    w("windows, 100 overlap; sections = section priority alone, no query.")
     w("")
     w("## Summary")
     w("")
@@ -408,18 +424,46 @@ def main():
           f"{' ' + str(over) if over else ''}; bm25 "
           f"{sum(results[(q['id'], b)]['bm25']['size'] > b for q in qs)}; sections "
           f"{sum(results[(q['id'], b)]['sections']['size'] > b for q in qs)}")
+    for b in BUDGETS:
+        rs = [results[(q["id"], b)]["cleave"] for q in qs]
+        n = sum(r["passages"] for r in rs)
+        over_head = sum(r["size"] - r["body_chars"] for r in rs)
+        w(f"cleave at {b}: {n / len(rs):.1f} passages per selection, {sum(r['size'] for r in rs) / len(rs):.0f} chars used; "
+          f"tag lines and chunk headers take {over_head / max(1, n):.0f} chars per passage, "
+          f"{over_head / max(1, sum(r['size'] for r in rs)):.0%} of the chars used; "
+          f"median cleave run {sorted(r['seconds'] for r in rs)[len(rs) // 2]:.2f} s")
+    if variants:
+        w("")
+        w("Diagnostic variants of cleave (same questions; size from cleave's own size field): "
+          "typed = the labelled --query-type given; cb500, cb300 = --chunk-budget 500 / 300")
+        w("")
+        w(f"{'questions':<22}" + "".join(f"{v + ' @' + str(b):>17}" for b in BUDGETS for v in variants))
+        for name, pred in groups:
+            sub = [q for q in qs if pred(q)]
+            row = f"{name + ' (' + str(len(sub)) + ')':<22}"
+            for b in BUDGETS:
+                for v in variants:
+                    row += f"{pct(sum(results[(q['id'], b)][v]['hit'] for q in sub), len(sub)):>17}"
+            w(row)
+        for b in BUDGETS:
+            w(f"over budget at {b}: " + ", ".join(
+                f"{v} {sum(results[(q['id'], b)][v]['json_size'] > b for q in qs)}" for v in variants)
+              + "; passages per selection: " + ", ".join(
+                f"{v} {sum(results[(q['id'], b)][v]['passages'] for q in qs) / len(qs):.1f}" for v in variants))
     guessed = Counter((q["query_type"], results[(q["id"], BUDGETS[0])]["cleave"]["query_type"]) for q in qs)
     w("query type (labelled -> guessed by cleave): " + ", ".join(f"{a}->{b_} {n}" for (a, b_), n in sorted(guessed.items())))
     w("")
     w("## Per question")
     w("")
-    w("id  file                                     P type       | cleave 2k 4k (chars)  | bm25 2k 4k | sect 2k 4k | typed 2k 4k | question")
+    w("id  file                                     P type       | cleave 2k 4k (chars)  | bm25 2k 4k | sect 2k 4k | "
+      + "".join(f"{v} 2k 4k | " for v in variants) + "question")
     for q in qs:
         r2, r4 = results[(q["id"], 2000)], results[(q["id"], 4000)]
         mark = lambda r: "Y" if r["hit"] else "."
         w(f"{q['id']:<3} {q['file'][:40]:<40} {'P' if q['paraphrased'] else '-'} {q['query_type']:<10} | "
           f"{mark(r2['cleave'])}  {mark(r4['cleave'])} ({r2['cleave']['size']:>4} {r4['cleave']['size']:>4}) | "
-          f"{mark(r2['bm25'])}  {mark(r4['bm25'])}      | {mark(r2['sections'])}  {mark(r4['sections'])}      | {mark(r2['typed'])}  {mark(r4['typed'])}        | {q['question']}")
+          f"{mark(r2['bm25'])}  {mark(r4['bm25'])}      | {mark(r2['sections'])}  {mark(r4['sections'])}      | "
+          + "".join(f"{mark(r2[v])}  {mark(r4[v])}{' ' * (len(v) + 2)}| " for v in variants) + q["question"])
     w("")
     w("## cleave misses: where the passage's chunks stood (chunk budget 1000, whole ranking)")
     w("")
