@@ -190,13 +190,41 @@ def diagnose(cleave, views, q, budget):
                 "range": (c["byte_start"], c["byte_end"]),
             })
     covered = sum(min(h["range"][1], end) - max(h["range"][0], start) for h in hold)
+    holding = {(rel, h["range"][0]) for h in hold}
     return {
+        # the whole ranking, best first: (holds part of the passage, body chars, file, start, end)
+        "ranking": [
+            ((p["chunk"]["path"], p["chunk"]["byte_start"]) in holding, len(p["chunk"]["text"]),
+             p["chunk"]["path"], p["chunk"]["byte_start"], p["chunk"]["byte_end"])
+            for p in ranked
+        ],
         "candidates": len(ranked),
         "hold": sorted(hold, key=lambda h: h["range"]),
         "passage_bytes": (start, end),
         "uncovered_bytes": (end - start) - covered,
         "top_score": round(ranked[0]["score"], 2) if ranked else 0,
     }
+
+
+def simulate(d, budget, overhead):
+    """Whether cleave's own ranking answers the question when each passage costs its body plus
+    `overhead` chars (greedy by score, skipping what does not fit, as select.rs does)."""
+    if not d["hold"] or d["uncovered_bytes"] > 0:
+        return False
+    need = sum(1 for r in d["ranking"] if r[0])
+    used = got = 0
+    for holds, chars, *_ in d["ranking"]:
+        if used >= budget:
+            break
+        if used + chars + overhead <= budget:
+            used += chars + overhead
+            got += holds
+    return got == need
+
+
+def at_rank(d, k):
+    """Whether every chunk holding the passage is among the first k of the ranking."""
+    return bool(d["hold"]) and d["uncovered_bytes"] == 0 and max(h["rank"] for h in d["hold"]) <= k
 
 
 # ---------------------------------------------------------------- BM25 windows
@@ -380,10 +408,8 @@ def main():
             texts, used = section_priority(views, os.path.join(CORPUS, q["file"]), b)
             results[(q["id"], b)]["sections"] = {"hit": contains(texts, q["passage"]), "size": used}
 
-    misses = {}
-    for q in qs:
-        if any(not results[(q["id"], b)]["cleave"]["hit"] for b in BUDGETS):
-            misses[q["id"]] = diagnose(args.cleave, views, q, BUDGETS[0])
+    diag = {q["id"]: diagnose(args.cleave, views, q, BUDGETS[0]) for q in qs}
+    misses = {i: d for i, d in diag.items() if any(not results[(i, b)]["cleave"]["hit"] for b in BUDGETS)}
 
     methods = ("cleave", "bm25", "sections")
     lines = []
@@ -450,6 +476,23 @@ def main():
                 f"{v} {sum(results[(q['id'], b)][v]['json_size'] > b for q in qs)}" for v in variants)
               + "; passages per selection: " + ", ".join(
                 f"{v} {sum(results[(q['id'], b)][v]['passages'] for q in qs) / len(qs):.1f}" for v in variants))
+    w("")
+    w("Ranking against packing, from cleave's own whole ranking of each question (chunks of the")
+    w("default 1000 chars): the share of questions whose passage lies in chunks ranked within the top k,")
+    w("and the recall a greedy pick from that same ranking would reach if each passage cost its body")
+    w("plus 0 chars (no tag, no header) or plus 80 chars (one short tag line) instead of today's tag")
+    w("line and chunk header:")
+    w("")
+    w(f"{'questions':<22}" + "".join(f"{'top ' + str(k):>12}" for k in (1, 2, 3, 5, 10))
+      + "".join(f"{'+' + str(o) + ' @' + str(b):>14}" for b in BUDGETS for o in (0, 80)))
+    for name, pred in groups:
+        sub = [q for q in qs if pred(q)]
+        if not sub:
+            continue
+        row = f"{name + ' (' + str(len(sub)) + ')':<22}"
+        row += "".join(f"{sum(at_rank(diag[q['id']], k) for q in sub) / len(sub):>12.2f}" for k in (1, 2, 3, 5, 10))
+        row += "".join(f"{sum(simulate(diag[q['id']], b, o) for q in sub) / len(sub):>14.2f}" for b in BUDGETS for o in (0, 80))
+        w(row)
     guessed = Counter((q["query_type"], results[(q["id"], BUDGETS[0])]["cleave"]["query_type"]) for q in qs)
     w("query type (labelled -> guessed by cleave): " + ", ".join(f"{a}->{b_} {n}" for (a, b_), n in sorted(guessed.items())))
     w("")
@@ -487,7 +530,7 @@ def main():
             fh.write(text)
     sys.stdout.write(text)
     with open(os.path.join(HERE, "..", "tmp", "select-recall.json"), "w") as fh:
-        json.dump({f"{k[0]}@{k[1]}": v for k, v in results.items()} | {"misses": misses}, fh, indent=1, default=str)
+        json.dump({f"{k[0]}@{k[1]}": v for k, v in results.items()} | {"diagnosis": diag}, fh, default=str)
 
 
 if __name__ == "__main__":
