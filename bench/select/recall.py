@@ -461,7 +461,7 @@ def main():
     if variants:
         w("")
         w("Diagnostic variants of cleave (same questions; size from cleave's own size field): "
-          "typed = the labelled --query-type given; cb500, cb300 = --chunk-budget 500 / 300")
+          "typed = the labelled --query-type given; cbN = --chunk-budget N")
         w("")
         w(f"{'questions':<22}" + "".join(f"{v + ' @' + str(b):>17}" for b in BUDGETS for v in variants))
         for name, pred in groups:
