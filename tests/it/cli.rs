@@ -340,8 +340,10 @@ fn json_chunk_files_carry_no_header() {
         for c in manifest["chunks"].as_array().unwrap() {
             let file = std::fs::read_to_string(out.join(c["file"].as_str().unwrap())).unwrap();
             let source = std::fs::read_to_string(dir.join(c["path"].as_str().unwrap())).unwrap();
-            let (start, end) =
-                (c["byte_start"].as_u64().unwrap() as usize, c["byte_end"].as_u64().unwrap() as usize);
+            let (start, end) = (
+                c["byte_start"].as_u64().unwrap() as usize,
+                c["byte_end"].as_u64().unwrap() as usize,
+            );
             let body = &source[start..end];
             if c["language"] == "json" {
                 json_files += 1;
@@ -360,7 +362,10 @@ fn json_chunk_files_carry_no_header() {
                 assert!(c.get("header").is_none(), "{c}: the file holds the header");
             }
         }
-        assert!(json_files > 0 && others > 0, "{budget}: {json_files} JSON chunks, {others} others");
+        assert!(
+            json_files > 0 && others > 0,
+            "{budget}: {json_files} JSON chunks, {others} others"
+        );
         whole_json += usize::from(budget == "2000" && json_files == 1);
     }
     assert_eq!(whole_json, 1, "package.json is one chunk at 2000 chars, and parses");

@@ -52,9 +52,8 @@ struct Dialect {
 }
 
 fn sniff(b: &[u8]) -> Dialect {
-    let delimiter_line = std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', b).map(|i| i + 1))
-        .any(|start| {
+    let delimiter_line =
+        std::iter::once(0).chain(memchr::memchr_iter(b'\n', b).map(|i| i + 1)).any(|start| {
             let line = &b[start..];
             let line = &line[line.iter().take_while(|c| matches!(c, b' ' | b'\t')).count()..];
             line.len() > 10
@@ -66,6 +65,12 @@ fn sniff(b: &[u8]) -> Dialect {
     let mysql = delimiter_line || (memchr::memchr(b'`', b).is_some() && !dollars);
     let pg = !mysql && (dollars || memchr::memmem::find(b, b"::").is_some());
     Dialect { backslash: !pg, dollar: !mysql, nested: !mysql, hash: mysql }
+}
+
+/// Whether `#` at `i` starts a comment: anywhere in MySQL, at a line's first char elsewhere
+/// (PostgreSQL's `#` operator never starts a line in practice; `# Copyright` headers do).
+fn hash_comment(b: &[u8], i: usize, d: Dialect) -> bool {
+    d.hash || b[..i].iter().rev().take_while(|&&c| c != b'\n').all(|&c| matches!(c, b' ' | b'\t'))
 }
 
 fn is_ident(c: u8) -> bool {
@@ -82,11 +87,8 @@ fn quoted_end(b: &[u8], i: usize, backslash: bool) -> usize {
     let q = b[i];
     let mut j = i + 1;
     loop {
-        let found = if backslash {
-            memchr::memchr2(q, b'\\', &b[j..])
-        } else {
-            memchr::memchr(q, &b[j..])
-        };
+        let found =
+            if backslash { memchr::memchr2(q, b'\\', &b[j..]) } else { memchr::memchr(q, &b[j..]) };
         let Some(k) = found.map(|k| j + k) else { return b.len() };
         if b[k] == b'\\' {
             j = (k + 2).min(b.len());
@@ -272,7 +274,7 @@ impl<'a> Scan<'a> {
             j += 1;
         }
         let rest = &b[j..];
-        if rest.starts_with(b"--") || (self.d.hash && rest.starts_with(b"#")) {
+        if rest.starts_with(b"--") || (rest.starts_with(b"#") && hash_comment(b, j, self.d)) {
             return trim_end(b, j, line_end(b, j));
         }
         if rest.starts_with(b"/*") {
@@ -384,7 +386,7 @@ impl<'a> Scan<'a> {
                 self.comment(i);
                 line_end(b, i)
             }
-            b'#' if self.d.hash => {
+            b'#' if hash_comment(b, i, self.d) => {
                 self.comment(i);
                 line_end(b, i)
             }
@@ -462,8 +464,12 @@ impl<'a> Scan<'a> {
                 i + 1
             }
             c if is_ident(c) => {
+                // A word ends where a delimiter starts (`END$$`).
                 let mut j = i + 1;
-                while j < n && is_ident(b[j]) {
+                while j < n
+                    && is_ident(b[j])
+                    && self.delim.as_ref().is_none_or(|d| !b[j..].starts_with(d))
+                {
                     j += 1;
                 }
                 let boundary = i == 0 || !matches!(b[i - 1], b'.' | b'@');
@@ -576,7 +582,7 @@ fn head_tokens(b: &[u8], from: usize, to: usize, d: Dialect) -> Vec<(Tok, Range<
                 i = line_end(b, i);
                 continue;
             }
-            b'#' if d.hash => {
+            b'#' if hash_comment(b, i, d) => {
                 i = line_end(b, i);
                 continue;
             }
@@ -695,7 +701,7 @@ const TYPE_HEADS: &[&str] = &[
 ];
 /// Words that follow a type where a name would be: the statement names nothing.
 const NOT_NAMES: &[&str] =
-    &["ON", "IN", "FOR", "AS", "TO", "FROM", "SET", "WITH", "IS", "ALL", "WHERE", "USING"];
+    &["ON", "IN", "FOR", "AS", "TO", "FROM", "SET", "WITH", "ALL", "WHERE", "USING"];
 const ROUTINES: &[&str] = &["FUNCTION", "PROCEDURE", "TRIGGER", "EVENT", "PACKAGE", "PACKAGE BODY"];
 
 struct HeadReader<'a> {
@@ -707,7 +713,9 @@ struct HeadReader<'a> {
 impl HeadReader<'_> {
     fn upper(&self, k: usize) -> String {
         match self.toks.get(k) {
-            Some((Tok::Word, r)) => String::from_utf8_lossy(&self.b[r.clone()]).to_ascii_uppercase(),
+            Some((Tok::Word, r)) => {
+                String::from_utf8_lossy(&self.b[r.clone()]).to_ascii_uppercase()
+            }
             _ => String::new(),
         }
     }
@@ -757,7 +765,10 @@ impl HeadReader<'_> {
     /// `'bob'@'%'`): its text as written, and its parts unquoted.
     fn name(&mut self) -> Option<(Range<usize>, String)> {
         let (tok, first) = self.toks.get(self.k)?.clone();
-        if !matches!(tok, Tok::Word | Tok::Quoted | Tok::Str) || self.is(self.k, NOT_NAMES) {
+        // A keyword where a name would be names nothing, unless a parameter list follows it
+        // (a function named `is`).
+        let keyword = self.is(self.k, NOT_NAMES) && !self.punct(self.k + 1, b'(');
+        if !matches!(tok, Tok::Word | Tok::Quoted | Tok::Str) || keyword {
             return None;
         }
         let mut range = first.clone();
@@ -816,13 +827,13 @@ fn parse_head(b: &[u8], toks: &[(Tok, Range<usize>)]) -> Head {
                     while r.punct(r.k, b'@') || r.punct(r.k, b'(') || r.punct(r.k, b')') {
                         r.k += if r.punct(r.k, b'@') { 2 } else { 1 };
                     }
-                } else if r.is(r.k, &["ALGORITHM"]) && r.punct(r.k + 1, b'=') {
+                } else if (r.is(r.k, &["ALGORITHM"]) && r.punct(r.k + 1, b'='))
+                    || (r.is(r.k, &["SQL"]) && r.is(r.k + 1, &["SECURITY"]))
+                {
                     r.k += 3;
-                } else if r.is(r.k, &["SQL"]) && r.is(r.k + 1, &["SECURITY"]) {
-                    r.k += 3;
-                } else if r.is(r.k, &["AGGREGATE"]) && r.is(r.k + 1, &["FUNCTION"]) {
-                    r.k += 1;
-                } else if r.is(r.k, CREATE_MODIFIERS) {
+                } else if (r.is(r.k, &["AGGREGATE"]) && r.is(r.k + 1, &["FUNCTION"]))
+                    || r.is(r.k, CREATE_MODIFIERS)
+                {
                     r.k += 1;
                 } else {
                     break;
@@ -891,8 +902,7 @@ fn parse_head(b: &[u8], toks: &[(Tok, Range<usize>)]) -> Head {
                     Tok::Punct(b')') => depth -= 1,
                     Tok::Word if depth == 0 => {
                         let w = &b[range.clone()];
-                        if w.eq_ignore_ascii_case(b"values") || w.eq_ignore_ascii_case(b"value")
-                        {
+                        if w.eq_ignore_ascii_case(b"values") || w.eq_ignore_ascii_case(b"value") {
                             return Some(range.end);
                         }
                         if w.eq_ignore_ascii_case(b"select") || w.eq_ignore_ascii_case(b"set") {
@@ -1106,13 +1116,15 @@ fn pieces(b: &[u8], range: Range<usize>, d: Dialect) -> Vec<Atom> {
                 let mut from = self.start;
                 for &(pos, depth) in &self.commas {
                     if depth == min && pos > from && pos < at {
-                        children
-                            .push(Atom::new(AtomKind::Block, from..pos).with_boundary(Boundary::Line));
+                        children.push(
+                            Atom::new(AtomKind::Block, from..pos).with_boundary(Boundary::Line),
+                        );
                         from = pos;
                     }
                 }
                 if !children.is_empty() {
-                    children.push(Atom::new(AtomKind::Block, from..at).with_boundary(Boundary::Line));
+                    children
+                        .push(Atom::new(AtomKind::Block, from..at).with_boundary(Boundary::Line));
                     piece = piece.with_children(children);
                 }
             }
@@ -1155,7 +1167,7 @@ fn pieces(b: &[u8], range: Range<usize>, d: Dialect) -> Vec<Atom> {
             }
             b' ' | b'\t' | b'\r' => i += 1,
             b'-' if next == Some(b'-') => i = line_end(b, i).min(e),
-            b'#' if d.hash => i = line_end(b, i).min(e),
+            b'#' if hash_comment(b, i, d) => i = line_end(b, i).min(e),
             b'/' if next == Some(b'*') => i = block_comment_end(b, i, d.nested).min(e),
             b'\'' | b'"' => {
                 i = quoted_end(b, i, d.backslash).min(e);
@@ -1176,8 +1188,13 @@ fn pieces(b: &[u8], range: Range<usize>, d: Dialect) -> Vec<Atom> {
                     let body_end = close.saturating_sub(len).max(i + len).min(e);
                     for k in memchr::memchr_iter(b'\n', &b[i + len..body_end]) {
                         let k = i + len + k;
-                        let line_last =
-                            b[..k].iter().rev().take_while(|&&c| c != b'\n').find(|c| !c.is_ascii_whitespace()).copied().unwrap_or(0);
+                        let line_last = b[..k]
+                            .iter()
+                            .rev()
+                            .take_while(|&&c| c != b'\n')
+                            .find(|c| !c.is_ascii_whitespace())
+                            .copied()
+                            .unwrap_or(0);
                         let boundary = line_boundary(k, line_last, 0);
                         p.cut(k + 1, boundary);
                     }
@@ -1288,10 +1305,13 @@ mod tests {
     fn begin_end_bodies_hold_their_semicolons() {
         let text = "CREATE TRIGGER tr AFTER INSERT ON a\nBEGIN\n  INSERT INTO b VALUES (1);\n  \
                     UPDATE c SET n = CASE WHEN 1 THEN 2 ELSE 3 END;\nEND;\nSELECT 1;\n";
-        assert_eq!(bodies(text), [
-            "CREATE TRIGGER tr AFTER INSERT ON a\nBEGIN\n  INSERT INTO b VALUES (1);\n  UPDATE c SET n = CASE WHEN 1 THEN 2 ELSE 3 END;\nEND;",
-            "SELECT 1;"
-        ]);
+        assert_eq!(
+            bodies(text),
+            [
+                "CREATE TRIGGER tr AFTER INSERT ON a\nBEGIN\n  INSERT INTO b VALUES (1);\n  UPDATE c SET n = CASE WHEN 1 THEN 2 ELSE 3 END;\nEND;",
+                "SELECT 1;"
+            ]
+        );
         // Transactions are no blocks.
         assert_eq!(bodies("BEGIN;\nSELECT 1;\nCOMMIT;\n").len(), 3);
     }
@@ -1312,10 +1332,10 @@ mod tests {
             .filter(|a| a.kind == AtomKind::Symbol)
             .map(|a| &text[a.range.clone()])
             .collect();
-        assert_eq!(sym, [
-            "-- The users.\n-- Two lines.\nCREATE TABLE users (id int); -- trailing",
-            "SELECT 1;"
-        ]);
+        assert_eq!(
+            sym,
+            ["-- The users.\n-- Two lines.\nCREATE TABLE users (id int); -- trailing", "SELECT 1;"]
+        );
         assert!(atoms.iter().any(|a| a.proper().is_some()));
     }
 
