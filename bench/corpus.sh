@@ -34,6 +34,12 @@ EXPO_MODULES_CORE=2.2.3
 CSS_NPM=(bootstrap@5.3.9 bulma@1.0.4 primevue@3.53.1 vitepress@1.6.4)
 VUE_NPM=(primevue@3.53.1 vitepress@1.6.4)
 SVELTE_NPM=(flowbite-svelte@1.33.1 bits-ui@0.22.0 @sveltejs/kit@2.70.4)
+# SQL: PostgreSQL's own scripts and extensions, PostGIS (functions in $$ bodies, a 7 MB file
+# of INSERTs), pgTAP, MariaDB's system tables and sys schema (DELIMITER $$, BEGIN … END
+# procedures, 2.5 MB of help-table INSERTs) and test scripts, MediaWiki's and Roundcube's
+# schemas and migrations (MySQL, PostgreSQL and SQLite).
+SQL_DEBS=(postgresql-15 postgresql-15-postgis-3-scripts postgresql-15-pgtap mariadb-server-core
+    mariadb-test-data mediawiki roundcube-core)
 GLIBC_DIRS=(string stdlib malloc nptl stdio-common libio elf posix)
 BOOST_DIRS=(boost/asio boost/json boost/container boost/optional)
 PHP_PKGS=(
@@ -257,6 +263,15 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         (cd "$root" && find . -name '*.scala' -printf '%P\0') | copy_capped "$root" "$dest"
         manifest "$dest" "typelevel/cats $CATS_COMMIT (GitHub snapshot), **/*.scala"
         ;;
+    sql)
+        local unz="$dl/sql" p
+        for p in "${SQL_DEBS[@]}"; do [[ -d "$unz/$p" ]] || deb_unpack "$unz/$p" "$p"; done
+        (cd "$unz" && { find postgresql-15/usr/share/postgresql/15 -name '*.sql' -printf '%p\0'
+            find postgresql-15-postgis-3-scripts/usr/share/postgresql/15/contrib -name '*.sql' -printf '%p\0'
+            find postgresql-15-pgtap mariadb-server-core mariadb-test-data mediawiki roundcube-core \
+                -name '*.sql' -printf '%p\0'; }) | copy_capped "$unz" "$dest"
+        manifest "$dest" "Debian $(deb_versions "${SQL_DEBS[@]}"), **/*.sql (PostGIS: contrib/ only)"
+        ;;
     css | vue | svelte)
         local unz="$dl/web" pkgs
         case "$lang" in
@@ -271,7 +286,7 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         manifest "$dest" "npm ${pkgs[*]}, **/*.$lang"
         ;;
     *)
-        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte)" >&2
+        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte, sql)" >&2
         exit 2
         ;;
     esac

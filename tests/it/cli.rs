@@ -318,3 +318,70 @@ fn a_hugging_face_tokenizer_file_sizes_the_chunks() {
     assert_eq!(code, 2);
     assert!(err.contains("--unit tokens"), "{err}");
 }
+
+/// A format without comments gets no header inside its chunk files: a JSON chunk file is the
+/// body alone (a whole JSON value parses as JSON), the manifest entry and the JSON Lines record
+/// keep the header, and `cleave verify` passes on the records. Files of languages with
+/// comments still carry their header. See: issue 16 ("Formats without comments (JSON) get no
+/// header inside chunk files").
+#[test]
+fn json_chunk_files_carry_no_header() {
+    let dir = fixture("data");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut whole_json = 0;
+    for budget in ["2000", "200"] {
+        let out = tmp.path().join(format!("out-{budget}"));
+        let (_, err, code) =
+            run(&[dir.to_str().unwrap(), "--budget", budget, "--out", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        let manifest: Value =
+            serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+        let (mut json_files, mut others) = (0, 0);
+        for c in manifest["chunks"].as_array().unwrap() {
+            let file = std::fs::read_to_string(out.join(c["file"].as_str().unwrap())).unwrap();
+            let source = std::fs::read_to_string(dir.join(c["path"].as_str().unwrap())).unwrap();
+            let (start, end) = (
+                c["byte_start"].as_u64().unwrap() as usize,
+                c["byte_end"].as_u64().unwrap() as usize,
+            );
+            let body = &source[start..end];
+            if c["language"] == "json" {
+                json_files += 1;
+                assert_eq!(file, body, "{c}: a JSON chunk file is its body alone");
+                let header = c["header"].as_str();
+                assert!(header.is_none_or(|h| h.starts_with("// ")), "{c}");
+                assert!(budget == "200" || header.is_some(), "{c}: the entry keeps the header");
+                if start == 0 && end == source.len() {
+                    serde_json::from_str::<Value>(&file).expect("a whole JSON file parses");
+                }
+            } else {
+                others += 1;
+                // At 200 chars a unit that fills the chunk leaves its header out.
+                assert!(file.ends_with(body), "{c}: header + body");
+                assert!(budget == "200" || file.len() > body.len(), "{c}: header + body");
+                assert!(c.get("header").is_none(), "{c}: the file holds the header");
+            }
+        }
+        assert!(
+            json_files > 0 && others > 0,
+            "{budget}: {json_files} JSON chunks, {others} others"
+        );
+        whole_json += usize::from(budget == "2000" && json_files == 1);
+    }
+    assert_eq!(whole_json, 1, "package.json is one chunk at 2000 chars, and parses");
+    // The records keep every header, and verify passes on them.
+    let (out, err, code) = run(&[dir.to_str().unwrap(), "--budget", "200", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let chunks = parse_jsonl(&out);
+    let json: Vec<_> = chunks.iter().filter(|c| c.language == "json").collect();
+    assert!(json.iter().all(|c| c.header.is_empty() || c.header.starts_with("// ")));
+    assert!(json.iter().any(|c| c.header.starts_with("// ")));
+    let jsonl = tmp.path().join("c.jsonl");
+    std::fs::write(&jsonl, &out).unwrap();
+    let res = cleave()
+        .args(["verify", jsonl.to_str().unwrap(), "--root", dir.to_str().unwrap()])
+        .args(["--budget", "200"])
+        .output()
+        .unwrap();
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
+}

@@ -228,7 +228,8 @@ impl Printer for Json {
     }
 }
 
-/// A folder of chunk files (header + body, keeping the source extension) and a
+/// A folder of chunk files (header + body, keeping the source extension; the body alone for
+/// a format without comments, see `cleave_engine::header_in_text`) and a
 /// `manifest.json` listing every chunk and every entry's outcome: what an agent hands to
 /// sub-agents, one chunk file each.
 pub struct Folder {
@@ -265,11 +266,17 @@ impl Printer for Folder {
             let file = format!("{base}.{:04}.{ext}", idx + 1);
             let path = self.staged.path().join(&file);
             let mut body = Vec::with_capacity(chunk.header.len() + chunk.text.len());
-            body.extend_from_slice(chunk.header.as_bytes());
+            // A format without comments (JSON) has no room for a header in its own text: the
+            // manifest's entry keeps it, the file stays data.
+            let in_text = cleave_engine::header_in_text(&chunk.language);
+            if in_text {
+                body.extend_from_slice(chunk.header.as_bytes());
+            }
             body.extend_from_slice(chunk.text.as_bytes());
             write_new(&path, &body)?;
             let mut entry = ManifestChunk::of(chunk, file);
             entry.view = view.as_deref();
+            entry.header = (!in_text && !chunk.header.is_empty()).then_some(chunk.header.as_str());
             serde_json::to_writer(&mut *buf, &entry)?;
             Ok(())
         })
@@ -388,6 +395,9 @@ struct ManifestChunk<'a> {
     /// For a decoded file: its text view's file in the output, which the ranges index.
     #[serde(skip_serializing_if = "Option::is_none")]
     view: Option<&'a str>,
+    /// The header, for a chunk whose file could not hold it (a format without comments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    header: Option<&'a str>,
 }
 
 impl<'a> ManifestChunk<'a> {
@@ -409,6 +419,7 @@ impl<'a> ManifestChunk<'a> {
             provenance: chunk.provenance.as_ref(),
             classification: chunk.classification.as_ref(),
             view: None,
+            header: None,
         }
     }
 }

@@ -32,6 +32,7 @@ mod pattern;
 mod pieces;
 mod registry;
 mod runs;
+mod scan;
 mod sections;
 
 use cleave_core::AtomTree;

@@ -5,7 +5,9 @@
 //!
 //! A row without a grammar still names its files: they are chunked as text in blocks, as
 //! code, with headers in their own comment syntax. A grammar behind a cargo feature that the
-//! build left out says which feature would add it.
+//! build left out says which feature would add it. A row may name a scanner instead of a
+//! grammar (`with_scanner`: SQL's statements, see `scan/`): a function from text to atoms,
+//! which the driver calls where it would parse.
 
 use std::sync::OnceLock;
 
@@ -14,6 +16,7 @@ use tree_sitter_language::LanguageFn;
 
 use crate::config::{self, LanguageConfig, LoadError};
 use crate::pieces::{self, Lexis};
+use crate::scan::{self, Scanner};
 
 /// A language cleave knows: one row of the registry.
 pub struct Language {
@@ -67,6 +70,8 @@ enum Grammar {
     Off,
     /// No grammar: files are chunked as text.
     None,
+    /// No grammar, but a scanner that finds the language's units (SQL's statements).
+    Scanner(Scanner),
 }
 
 macro_rules! grammar_file {
@@ -135,6 +140,12 @@ impl Language {
     const fn with_block_comment(mut self, open: &'static str, close: &'static str) -> Self {
         self.comment = open;
         self.comment_end = close;
+        self
+    }
+
+    /// A scanner instead of a grammar: files are atomized by this function (see `scan/`).
+    const fn with_scanner(mut self, scanner: Scanner) -> Self {
+        self.grammar = Grammar::Scanner(scanner);
         self
     }
 
@@ -295,7 +306,8 @@ static LANGUAGES: [Language; 25] = [
         )
         .with_whole_parse(),
     lang("scss", &["scss", "sass"]),
-    lang("sql", &["sql"]).with_comment("--"),
+    // A scanner, not tree-sitter-sequel: that crate pins `cc ~1.2` (see `scan/sql.rs`).
+    lang("sql", &["sql"]).with_comment("--").with_scanner(scan::sql::atomize),
     lang("svelte", &["svelte"])
         .with_grammar(
             grammar!("lang-web", tree_sitter_svelte_ng::LANGUAGE),
@@ -359,13 +371,27 @@ impl Language {
     pub fn tree_sitter_language(&self) -> Option<tree_sitter::Language> {
         match self.grammar {
             Grammar::Built(grammar) => Some(grammar.into()),
-            Grammar::Off | Grammar::None => None,
+            Grammar::Off | Grammar::None | Grammar::Scanner(_) => None,
         }
     }
 
-    /// Whether files of this language are parsed (else they are chunked as text).
+    /// Whether files of this language are parsed by a tree-sitter grammar in this build.
     pub fn has_grammar(&self) -> bool {
         matches!(self.grammar, Grammar::Built(_))
+    }
+
+    /// Whether files of this language are atomized by a scanner of cleave's own (SQL) rather
+    /// than a grammar: their structure is found all the same.
+    pub fn has_scanner(&self) -> bool {
+        matches!(self.grammar, Grammar::Scanner(_))
+    }
+
+    /// The scanner that atomizes this language's files, if it has one.
+    pub(crate) fn scanner(&self) -> Option<Scanner> {
+        match self.grammar {
+            Grammar::Scanner(scanner) => Some(scanner),
+            _ => None,
+        }
     }
 
     /// Why files of this language are not parsed in this build, when they are not: the
@@ -373,7 +399,7 @@ impl Language {
     /// the second how the language is always chunked.
     pub fn missing_grammar(&self) -> Option<(MissingGrammar, String)> {
         match (self.grammar, self.feature) {
-            (Grammar::Built(_), _) => None,
+            (Grammar::Built(_) | Grammar::Scanner(_), _) => None,
             (Grammar::Off, feature) => Some((
                 MissingGrammar::FeatureOff,
                 format!(
@@ -409,7 +435,8 @@ impl Language {
                 }
                 None => Err(LoadError::new(
                     self.name,
-                    self.missing_grammar().map(|m| m.1).unwrap_or_default(),
+                    self.missing_grammar()
+                        .map_or_else(|| "no tree-sitter grammar: a scanner".to_owned(), |m| m.1),
                 )),
             })
             .as_ref()
@@ -564,10 +591,10 @@ mod tests {
     /// A language cleave has no grammar for is code too, in blocks, with a note.
     #[test]
     fn a_language_without_a_grammar_is_code_in_its_comments() {
-        let sql = language_by_name("sql").unwrap();
-        assert!(!sql.has_grammar());
-        let text = "SELECT a\n  FROM t;\n\nSELECT 1;\n";
-        let tree = crate::atomize_code(sql, text, &mut crate::ParseContext::new());
+        let lua = language_by_name("lua").unwrap();
+        assert!(!lua.has_grammar() && !lua.has_scanner());
+        let text = "local a = 1\nlocal b = 2\n\nreturn a\n";
+        let tree = crate::atomize_code(lua, text, &mut crate::ParseContext::new());
         assert_eq!(tree.content, cleave_core::ContentKind::Code);
         assert_eq!(tree.comment, CommentStyle::line("--"));
         assert_eq!(tree.root.children.len(), 2, "two blank-line blocks");
@@ -582,6 +609,24 @@ mod tests {
         ] {
             assert_eq!(language_by_name(name).unwrap().comment_style(), style, "{name}");
         }
+    }
+
+    /// A row with a scanner is atomized by it, through the same driver: SQL's statements.
+    #[test]
+    fn a_scanner_row_atomizes_without_a_grammar() {
+        let sql = language_by_name("sql").unwrap();
+        assert!(sql.has_scanner() && !sql.has_grammar() && sql.missing_grammar().is_none());
+        let text = "-- Users.\nCREATE TABLE users (id int);\n\nSELECT 1;\n";
+        let tree = crate::atomize_code(sql, text, &mut crate::ParseContext::new());
+        tree.root.validate(text).unwrap();
+        assert_eq!(tree.language, "sql");
+        assert_eq!(tree.content, cleave_core::ContentKind::Code);
+        assert_eq!(tree.comment, CommentStyle::line("--"));
+        assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+        let labels: Vec<_> = tree.root.children.iter().filter_map(|a| a.label_text()).collect();
+        assert_eq!(labels, ["CREATE TABLE users", "SELECT"]);
+        assert_eq!(tree.root.children[0].name(), Some("users"));
+        assert!(sql.config().is_err());
     }
 
     /// Optional child steps (`body: (_)? @body`) are plain too: these languages compile no

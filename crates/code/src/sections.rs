@@ -68,6 +68,19 @@ pub fn atomize_code_in_pieces(
         tree
     };
     let fallback = |message: String| blocks(Severity::Fallback, message);
+    // A language with a scanner instead of a grammar: its atoms, under the row's facts.
+    if let Some(scanner) = language.scanner() {
+        let (children, diagnostics) = scanner(text);
+        let mut tree = AtomTree::new(language.name, ContentKind::Code, root_atom());
+        tree.comment = language.comment_style();
+        tree.separator = language.separator;
+        tree.root = root_atom().with_children(children);
+        tree.diagnostics = diagnostics;
+        if tree.root.validate(text).is_err() {
+            return fallback(format!("the {} scanner did not tile this file", language.name));
+        }
+        return tree;
+    }
     // A language without a grammar in this build is still code, in blocks: a fallback when
     // the build left its feature out, a note when cleave has no grammar for it.
     if let Some((missing, message)) = language.missing_grammar() {

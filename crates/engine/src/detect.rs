@@ -36,6 +36,13 @@ impl Kind {
     }
 }
 
+/// Whether a chunk of this language (a record's `language`) carries its header inside its
+/// text when written as a file of its own: not for a format without comments (JSON), whose
+/// header the record alone keeps. Every language and format with comments does.
+pub fn header_in_text(language: &str) -> bool {
+    Format::from_name(language).is_none_or(Format::has_comments)
+}
+
 /// File names (compared without case) that are prose whatever their extension, sorted.
 const PROSE_NAMES: &[&str] = &["LICENSE", "README"];
 

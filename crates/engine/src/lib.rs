@@ -53,7 +53,7 @@ pub use cleave_core::{
     Provenance, Source, Tokenizer, Unit, check_chunks, check_invariants,
 };
 pub use decode::{Decoded, Encoding, decode};
-pub use detect::{Kind, detect};
+pub use detect::{Kind, detect, header_in_text};
 pub use file::{
     Context, DEFAULT_MAX_FILE_SIZE, FileResult, Settings, chunk_decoded, chunk_file, chunk_text,
     dump_atoms,

@@ -72,6 +72,13 @@ impl Format {
             _ => ContentKind::Prose,
         }
     }
+
+    /// Whether the format has comments that a header can be written in. JSON has none: its
+    /// headers (`//`, as JSONC writes comments) live in the record only, never inside a chunk
+    /// file, so that a chunk file holding a whole JSON value still parses as JSON.
+    pub fn has_comments(self) -> bool {
+        !matches!(self, Format::Json)
+    }
 }
 
 /// The format of a path, by extension.

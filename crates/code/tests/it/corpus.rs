@@ -72,9 +72,10 @@ struct Stats {
     seconds: f64,
 }
 
-/// Symbols (named atoms) with their extent.
+/// Symbols (named atoms, and symbol atoms that name nothing: SQL's `SELECT` statements)
+/// with their extent.
 fn symbols<'a>(atom: &'a Atom, out: &mut Vec<&'a Atom>) {
-    if atom.name().is_some() {
+    if atom.name().is_some() || atom.kind == cleave_core::AtomKind::Symbol {
         out.push(atom);
     }
     for child in &atom.children {
@@ -358,7 +359,7 @@ fn corpora(test: &str) -> Option<(Vec<(&'static str, PathBuf)>, u64)> {
         std::env::var("CLEAVE_CORPUS_MAX_MB").ok().and_then(|v| v.parse().ok()).unwrap_or(30);
     let corpora = languages()
         .iter()
-        .filter(|l| l.has_grammar())
+        .filter(|l| l.has_grammar() || l.has_scanner())
         .filter_map(|l| {
             let var = format!("CLEAVE_CORPUS_{}", l.name.to_uppercase());
             std::env::var_os(var).map(|root| (l.name, PathBuf::from(root)))

@@ -18,6 +18,7 @@ fn row(l: &Language) -> String {
     let parsed = match (l.feature, l.has_grammar()) {
         (Some(feature), _) => format!("tree-sitter, feature `{feature}`"),
         (None, true) => "tree-sitter, always".to_owned(),
+        (None, false) if l.has_scanner() => "scanner (statements), always".to_owned(),
         (None, false) => "no grammar: blank-line blocks".to_owned(),
     };
     let mut extensions = ticks(l.extensions, ".");
