@@ -223,6 +223,21 @@ impl Cache {
         write_atomic(&path, &bytes)
     }
 
+    /// The chunk records of the entry under `key` as JSON Lines, if its checksum holds: for a
+    /// reader that parses only the records it needs.
+    pub(crate) fn load_records(&self, key: &str) -> Option<Vec<u8>> {
+        let bytes = fs::read(self.object(key)).ok()?;
+        let at = bytes.iter().position(|&b| b == b'\n')?;
+        #[derive(Deserialize)]
+        struct Sum {
+            checksum: String,
+        }
+        let head: Sum = serde_json::from_slice(&bytes[..at]).ok()?;
+        let records = &bytes[at + 1..];
+        (head.checksum == format!("{:016x}", xxhash_rust::xxh3::xxh3_64(records)))
+            .then(|| records.to_vec())
+    }
+
     /// The entry under `key`, if there is one whose checksum holds.
     pub fn load(&self, key: &str) -> Option<CachedFile> {
         let bytes = fs::read(self.object(key)).ok()?;

@@ -426,16 +426,14 @@ impl TermIndex {
         }
         let index =
             Self { cache, bytes, meta, starts, lens_at, traits_at, table_at, terms, postings_at };
-        // Every term's postings and every posting's chunk must be in range: checked once here,
-        // trusted by the lookups.
+        // Every term's postings must lie in the postings: checked once here, trusted by the
+        // lookups (which skip a posting that names no chunk).
         let table_in_range = (0..terms).all(|t| {
             let at = table_at + t * 16;
             let (start, count) = (index.u32_at(at + 8) as usize, index.u32_at(at + 12) as usize);
             start.checked_add(count).is_some_and(|end| end <= postings)
         });
-        let postings_in_range =
-            (0..postings).all(|p| (index.u32_at(postings_at + p * 8) as usize) < n);
-        (table_in_range && postings_in_range).then_some(index)
+        table_in_range.then_some(index)
     }
 
     fn u32_at(&self, at: usize) -> u32 {
@@ -487,14 +485,30 @@ impl TermIndex {
         }
         let strategy = strategy(self.meta.files.iter().map(|f| f.doc_class.as_ref()), query.kind);
         let scores = score(self, query);
-        let mut loaded: HashMap<usize, Vec<Chunk>> = HashMap::new();
+        // Per file read: its records as JSON Lines and where each line starts; a chunk's record
+        // is parsed only when the selection measures it.
+        let mut loaded: HashMap<usize, (Vec<u8>, Vec<usize>)> = HashMap::new();
         let chosen = choose(&scores, query, sizer, |i| {
             let f = self.starts.partition_point(|&s| s <= i) - 1;
-            let chunks = match loaded.entry(f) {
+            let (records, starts) = match loaded.entry(f) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => e.insert(self.records(f)?.chunks),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let key = self.meta.files[f].key.as_deref()?;
+                    let records = self.cache.load_records(key)?;
+                    let mut starts = vec![0];
+                    starts.extend(
+                        records
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, b)| **b == b'\n')
+                            .map(|(at, _)| at + 1),
+                    );
+                    e.insert((records, starts))
+                }
             };
-            chunks.get(i - self.starts[f]).cloned()
+            let j = i - self.starts[f];
+            let line = records.get(*starts.get(j)?..starts.get(j + 1)?.saturating_sub(1))?;
+            serde_json::from_slice::<Chunk>(line).ok()
         })?;
         let (passages, left_out, size): (Vec<Passage>, usize, usize) = chosen;
         Some(Selection {
@@ -532,9 +546,13 @@ impl Ranked for TermIndex {
                 std::cmp::Ordering::Equal => {
                     let start = self.u32_at(at + 8) as usize;
                     let count = self.u32_at(at + 12) as usize;
+                    let chunks = self.len();
                     for p in start..start + count {
                         let at = self.postings_at + p * 8;
-                        f(self.u32_at(at) as usize, self.f32_at(at + 4));
+                        let chunk = self.u32_at(at) as usize;
+                        if chunk < chunks {
+                            f(chunk, self.f32_at(at + 4));
+                        }
                     }
                     return;
                 }
