@@ -3,6 +3,9 @@
 # the bin-packing bound L2 for the members as they are), crumbs, and import locality against
 # directory-order packing in the same run (`--baseline`).
 # Usage: bench/packs.sh [CORPUS_DIR] > bench/runs/DATE-packs.txt
+# How a corpus's imports resolve (per import kind, same-folder share, cycles, a bound on
+# locality per setting): CLEAVE_GRAPH_CORPUS=DIR cargo test -p cleave-engine --lib \
+#   corpus_report -- --ignored --nocapture
 set -euo pipefail
 corpus=${1:-bench/corpus}
 bin=${CLEAVE:-target/release/cleave}

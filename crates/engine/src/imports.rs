@@ -46,8 +46,14 @@ pub enum Import {
     /// Rust `use a::b::c` (segments as written, `crate`, `self`, `super` included) or
     /// `extern crate a`.
     RustUse(Vec<String>),
-    /// Rust `mod name;`: the child module's file.
-    RustMod(String),
+    /// Rust `mod name;`: the child module's file, or the file its `#[path = "…"]` names
+    /// (relative to the declaring file's folder).
+    RustMod {
+        /// The module's name.
+        name: String,
+        /// The `#[path]` attribute's value.
+        path: Option<String>,
+    },
     /// Python `import a.b` (`level` 0, no names) or `from ..a import b, c` (`level` 2).
     Python {
         /// Leading dots of a relative import.
@@ -112,14 +118,51 @@ fn strip_c_comments(text: &str) -> String {
 }
 
 fn rust(text: &str, out: &mut Vec<Import>) {
-    let code = strip_c_comments(text);
-    for stmt in code.split(';') {
-        // Attributes (`#[cfg(test)]`) and visibility before the keyword.
-        let mut s = stmt.trim();
-        while s.starts_with("#[") {
-            s = skip_bracketed(s, '[', ']').trim_start();
+    for item in rust_items(text) {
+        match item {
+            RustItem::Use { paths, .. } => {
+                out.extend(
+                    paths
+                        .into_iter()
+                        .map(|(p, _)| p)
+                        .filter(|p| !p.is_empty())
+                        .map(Import::RustUse),
+                );
+            }
+            RustItem::Mod { name, path } => out.push(Import::RustMod { name, path }),
         }
+    }
+}
+
+/// One Rust item of an import statement.
+enum RustItem {
+    /// `use` (or `extern crate`): the paths with the name each is bound to when renamed
+    /// (`as`), and whether the item is visible outside its module (`pub`, `pub(crate)`…).
+    Use { paths: Vec<(Vec<String>, Option<String>)>, public: bool },
+    /// `mod name;` with its `#[path]`.
+    Mod { name: String, path: Option<String> },
+}
+
+fn rust_items(text: &str) -> Vec<RustItem> {
+    let code = strip_c_comments(text);
+    let mut out = Vec::new();
+    for stmt in code.split(';') {
+        // Attributes (`#[cfg(test)]`, `#[path = "…"]`) and visibility before the keyword.
+        let mut s = stmt.trim();
+        let mut path_attr = None;
+        while s.starts_with("#[") {
+            let rest = skip_bracketed(s, '[', ']');
+            let attr = s[2..s.len() - rest.len()].trim_end_matches(']').trim();
+            if let Some(value) = attr.strip_prefix("path").map(str::trim_start)
+                && let Some(value) = value.strip_prefix('=')
+            {
+                path_attr = Some(value.trim().trim_matches('"').to_owned());
+            }
+            s = rest.trim_start();
+        }
+        let mut public = false;
         if let Some(rest) = s.strip_prefix("pub") {
+            public = true;
             s = rest.trim_start();
             if s.starts_with('(') {
                 s = skip_bracketed(s, '(', ')').trim_start();
@@ -128,19 +171,49 @@ fn rust(text: &str, out: &mut Vec<Import>) {
         if let Some(tree) = s.strip_prefix("use ") {
             let mut paths = Vec::new();
             use_tree(tree.trim().trim_start_matches("::"), &mut Vec::new(), &mut paths);
-            out.extend(paths.into_iter().filter(|p| !p.is_empty()).map(Import::RustUse));
-        } else if let Some(name) = s.strip_prefix("extern crate ") {
-            let name = name.split_whitespace().next().unwrap_or("");
+            out.push(RustItem::Use { paths, public });
+        } else if let Some(rest) = s.strip_prefix("extern crate ") {
+            let mut words = rest.split_whitespace();
+            let name = words.next().unwrap_or("");
+            let alias = (words.next() == Some("as")).then(|| words.next()).flatten();
             if is_ident(name) {
-                out.push(Import::RustUse(vec![name.to_owned()]));
+                let paths = vec![(vec![name.to_owned()], alias.map(str::to_owned))];
+                out.push(RustItem::Use { paths, public });
             }
         } else if let Some(name) = s.strip_prefix("mod ") {
             let name = name.trim();
             if is_ident(name) {
-                out.push(Import::RustMod(name.to_owned()));
+                out.push(RustItem::Mod { name: name.to_owned(), path: path_attr });
             }
         }
     }
+    out
+}
+
+/// The names a Rust module re-exports (`pub use a::b::C`, `pub use a::b::{C as D}`), each with
+/// the path it names, from the module's import statements. Globs (`pub use a::*`) name nothing.
+pub fn rust_reexports(statements: &[String]) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for s in statements {
+        if !s.contains("pub") {
+            continue;
+        }
+        for item in rust_items(s) {
+            let RustItem::Use { paths, public: true } = item else { continue };
+            for (path, alias) in paths {
+                let name = alias.or_else(|| path.last().cloned());
+                match name {
+                    Some(name)
+                        if name != "_" && name != "self" && name != "*" && !path.is_empty() =>
+                    {
+                        out.push((name, path));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `s` after the balanced bracket group it starts with.
@@ -164,8 +237,10 @@ fn is_ident(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// Expands a use tree (`a::{b, c::{d as e, self}, *}`) into paths under `prefix`.
-fn use_tree(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+/// Expands a use tree (`a::{b, c::{d as e, self}, *}`) into paths under `prefix`, each with
+/// the name it is bound to when renamed (`d as e`: `e`). `a::{self}` and `a::*` give `a`; a
+/// glob's path is marked by a `*` alias.
+fn use_tree(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<(Vec<String>, Option<String>)>) {
     let tree = tree.trim();
     let depth = prefix.len();
     let mut rest = tree;
@@ -188,13 +263,17 @@ fn use_tree(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
                 rest = after;
             }
             None => {
-                let name = seg.split(" as ").next().unwrap_or(seg).trim();
-                if name == "self" || name == "*" || name.is_empty() {
-                    out.push(prefix.clone());
+                let mut words = seg.split(" as ");
+                let name = words.next().unwrap_or(seg).trim();
+                let alias = words.next().map(|a| a.trim().to_owned());
+                if name == "*" {
+                    out.push((prefix.clone(), Some("*".to_owned())));
+                } else if name == "self" || name.is_empty() {
+                    out.push((prefix.clone(), alias));
                 } else if is_ident(name) {
                     let mut path = prefix.clone();
                     path.push(name.to_owned());
-                    out.push(path);
+                    out.push((path, alias));
                 }
                 break;
             }
@@ -367,7 +446,26 @@ mod tests {
                 paths(&["super", "super", "x"]),
                 paths(&["std", "fmt"]),
                 paths(&["alloc"]),
-                Import::RustMod("child".into()),
+                Import::RustMod { name: "child".into(), path: Some("x.rs".into()) },
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_reexports_by_their_visible_names() {
+        let got = rust_reexports(&strs(&[
+            "pub use self::a::{B, c::D as E, f::*};\nuse crate::private::G;",
+            "pub(crate) use core::ptr;\npub extern crate alloc as alloc_crate;",
+        ]));
+        let names: Vec<(&str, Vec<&str>)> =
+            got.iter().map(|(n, p)| (n.as_str(), p.iter().map(String::as_str).collect())).collect();
+        assert_eq!(
+            names,
+            [
+                ("B", vec!["self", "a", "B"]),
+                ("E", vec!["self", "a", "c", "D"]),
+                ("ptr", vec!["core", "ptr"]),
+                ("alloc_crate", vec!["alloc"]),
             ]
         );
     }

@@ -15,8 +15,10 @@
 //! - the directory-order packing (`Problem::seed`) as it is.
 //!
 //! Every candidate is then improved: a file moves to the pack it is most related to when it
-//! fits there, or swaps with a file of that pack when the two gain more than they lose (never
-//! leaving a crumb behind); packs are dissolved, least filled first, when all their members
+//! fits there, or swaps with a file of that pack when the two gain more than they lose, or
+//! takes the place of a file of that pack that moves on to the pack it fits best (its most
+//! related one with room, else the tightest) when the first gains more than the second loses
+//! (never leaving a crumb behind); packs are dissolved, least filled first, when all their members
 //! fit elsewhere (fewer packs); a crumb takes a member of another pack. The winner keeps the
 //! most related weight among the tries within [`SLACK_PERCENT`] of the fewest packs any try
 //! found (measured on the bench corpora: at 2 % Rust kept fewer import edges together than
@@ -433,11 +435,69 @@ impl<'a> State<'a> {
                         break;
                     }
                 }
+                if self.of[x] == a && self.eject(x, a, here, &targets) {
+                    moved = true;
+                }
             }
             if !moved {
                 break;
             }
         }
+    }
+
+    /// Moves `x` (in bin `a`, with `here` weight to it) into one of its most related bins
+    /// `targets` it does not fit, making room by sending a single-chunk file of that bin to
+    /// the bin it fits best elsewhere, when `x` gains more than that file loses.
+    fn eject(&mut self, x: usize, a: usize, here: u64, targets: &[(u64, usize)]) -> bool {
+        let size = self.p.pieces[x].size;
+        let fill_a = self.bins[a].fill;
+        if self.crumbles(fill_a, fill_a - size) {
+            return false;
+        }
+        let mut best: Option<(u64, usize, usize, usize)> = None;
+        for &(w, b) in targets.iter().take(4) {
+            let fill_b = self.bins[b].fill;
+            for &y in &self.bins[b].pieces {
+                let py = self.p.pieces[y];
+                if y == x || self.multi[py.file] || self.anchor[py.file] != y {
+                    continue;
+                }
+                let nb = fill_b - py.size + size;
+                if nb > self.p.room || self.crumbles(fill_b, nb) {
+                    continue;
+                }
+                let ay = self.affinity(&[y]);
+                let at = |c: usize| ay.iter().find(|&&(d, _)| d == c).map_or(0, |&(_, w)| w);
+                // Where y goes: its most related bin with room (not a, not b), else the
+                // tightest with room.
+                let fits = |c: usize| {
+                    c != a
+                        && c != b
+                        && self.bins[c].live
+                        && self.bins[c].fill + py.size <= self.p.room
+                };
+                let to = ay
+                    .iter()
+                    .filter(|&&(c, _)| fits(c))
+                    .max_by(|p, q| p.1.cmp(&q.1).then(q.0.cmp(&p.0)))
+                    .map(|&(c, _)| c)
+                    .or_else(|| {
+                        self.free.range((py.size, 0)..).map(|&(_, c)| c).find(|&c| fits(c))
+                    });
+                let Some(c) = to else { continue };
+                let xy = self.weight(x, y);
+                let gain = (w + at(c)) as i128 - (here + at(b)) as i128 - xy as i128;
+                if gain > 0 && best.is_none_or(|(g, ..)| gain as u64 > g) {
+                    best = Some((gain as u64, y, b, c));
+                }
+            }
+        }
+        let Some((_, y, b, c)) = best else { return false };
+        self.take(y);
+        self.put(y, c);
+        self.take(x);
+        self.put(x, b);
+        true
     }
 
     /// Tries to move every piece of bin `b` elsewhere; undoes it if one fits nowhere.
@@ -832,6 +892,29 @@ mod tests {
         let packs = pack(&p);
         assert_eq!(packs.len(), 2);
         assert!(packs.contains(&vec![0, 3]), "{packs:?}");
+    }
+
+    #[test]
+    fn a_file_takes_the_place_of_an_unrelated_one() {
+        // Packs [0, 1] (98), [2, 3] (95), [4] (50); 0 imports 2. Neither fits beside the
+        // other's pack and a swap of 0 and 3 overfills the first; 3 moves to the third pack
+        // and 0 takes its place.
+        let it = pieces(&[40, 58, 50, 45, 50]);
+        let mut adj = vec![Vec::new(); 5];
+        adj[0].push((2, 1000));
+        adj[2].push((0, 1000));
+        let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5, seed: &[] };
+        let mut st = State::new(&p);
+        for bin in [&[0, 1][..], &[2, 3], &[4]] {
+            let b = st.new_bin();
+            for &x in bin {
+                st.put(x, b);
+            }
+        }
+        st.local_moves();
+        assert_eq!(st.of[0], st.of[2]);
+        assert_eq!(st.of[3], st.of[4]);
+        assert_eq!(st.live_bins().count(), 3);
     }
 
     #[test]

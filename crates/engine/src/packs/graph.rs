@@ -3,16 +3,19 @@
 //! before the files that use them, directory order where nothing else decides.
 //!
 //! Resolution is by path, never by reading another file's symbols: Rust paths through the
-//! crate roots (`src/lib.rs`, `src/main.rs`) and module files, Python modules through package
-//! roots (a folder without `__init__.py`), TS/JS relative specifiers with the usual
-//! extensions and index files, Go import paths through `go.mod` or the folder they name,
-//! Java classes by their package path. An import that names nothing of the run (the standard
-//! library, a dependency) is counted as unresolved and gives no edge.
+//! crate roots (`src/lib.rs`, `src/main.rs`) and module files (`mod x;`, or its
+//! `#[path = "…"]`), and a path that goes on past a module file to an item that file
+//! re-exports by name (`pub use a::b::C`, read from its import statements) on to the file the
+//! re-export names; Python modules through package roots (a folder without `__init__.py`),
+//! TS/JS relative specifiers with the usual extensions and index files, Go import paths
+//! through `go.mod` or the folder they name, Java classes by their package path. An import
+//! that names nothing of the run (the standard library, a dependency) is counted as
+//! unresolved and gives no edge.
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::file::FileResult;
-use crate::imports::{Import, parse};
+use crate::imports::{Import, parse, rust_reexports};
 
 /// Weight of one resolved import; an import that names a package of `n` files gives each
 /// `WHOLE / n` (at least 1).
@@ -38,6 +41,8 @@ struct Index<'a> {
     dirs: HashMap<&'a str, Vec<usize>>,
     /// Rust crate name → its `src/` folder (with the trailing slash).
     crates: BTreeMap<String, String>,
+    /// Rust files → the names they re-export (`pub use`), each with the path it names.
+    reexports: HashMap<usize, Vec<(String, Vec<String>)>>,
     /// Python dotted module → files that are that module under some package root.
     py_modules: HashMap<String, Vec<usize>>,
     /// `a/b/C.java` and every shorter tail → Java files.
@@ -74,6 +79,7 @@ impl<'a> Index<'a> {
             by_path,
             dirs,
             crates: BTreeMap::new(),
+            reexports: HashMap::new(),
             py_modules: HashMap::new(),
             java_tails: HashMap::new(),
             dir_tails: HashMap::new(),
@@ -83,7 +89,13 @@ impl<'a> Index<'a> {
         for (i, file) in files.iter().enumerate() {
             let path = index.paths[i];
             match file.language.as_deref() {
-                Some("rust") => index.add_crate(path),
+                Some("rust") => {
+                    index.add_crate(path);
+                    let names = rust_reexports(&file.imports);
+                    if !names.is_empty() {
+                        index.reexports.insert(i, names);
+                    }
+                }
                 Some("python") => index.add_python(i, path),
                 Some("java") => {
                     for tail in tails(path) {
@@ -188,8 +200,8 @@ impl<'a> Index<'a> {
     fn resolve(&self, from: usize, import: &Import) -> Vec<(usize, u32)> {
         let one = |f: Option<usize>| f.filter(|&f| f != from).map(|f| vec![(f, WHOLE)]);
         let res = match import {
-            Import::RustMod(name) => one(self.rust_mod(from, name)),
-            Import::RustUse(path) => one(self.rust_use(from, path)),
+            Import::RustMod { name, path } => one(self.rust_mod(from, name, path.as_deref())),
+            Import::RustUse(path) => one(self.rust_use(from, path, 0)),
             Import::Python { level, module, names } => {
                 let out = self.python(from, *level, module, names);
                 (!out.is_empty()).then_some(out)
@@ -234,8 +246,22 @@ impl<'a> Index<'a> {
         self.file(&format!("{base}.rs")).or_else(|| self.file(&format!("{base}/mod.rs")))
     }
 
-    fn rust_mod(&self, from: usize, name: &str) -> Option<usize> {
+    fn rust_mod(&self, from: usize, name: &str, path_attr: Option<&str>) -> Option<usize> {
         let path = self.paths[from];
+        if let Some(rel) = path_attr {
+            // Relative to the declaring file's folder.
+            let mut parts: Vec<&str> = dir_of(path).split('/').filter(|p| !p.is_empty()).collect();
+            for seg in rel.split('/') {
+                match seg {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop()?;
+                    }
+                    seg => parts.push(seg),
+                }
+            }
+            return self.file(&parts.join("/"));
+        }
         let file_name = path.rsplit('/').next().unwrap_or(path);
         let dir = if matches!(file_name, "lib.rs" | "main.rs" | "mod.rs") {
             dir_of(path).to_owned()
@@ -246,7 +272,11 @@ impl<'a> Index<'a> {
             .or_else(|| self.file(&join(&dir, &format!("{name}/mod.rs"))))
     }
 
-    fn rust_use(&self, from: usize, path: &[String]) -> Option<usize> {
+    /// The file a Rust `use` path names from file `from`: the deepest module file of the
+    /// path, or, when the path goes on to an item that file re-exports (`pub use`), the file
+    /// the re-export names (followed a few times). An item of a crate root that the root does
+    /// not re-export by name gives nothing (a macro, a glob re-export: its file is unknown).
+    fn rust_use(&self, from: usize, path: &[String], depth: usize) -> Option<usize> {
         let importer = self.paths[from];
         let own = self.crate_of(importer);
         let module = own.map(|src| Self::rust_module(src, importer));
@@ -269,13 +299,20 @@ impl<'a> Index<'a> {
         for k in (min..=rest.len()).rev() {
             let mut m = base.clone();
             m.extend(rest[..k].iter().cloned());
-            if let Some(file) = self.rust_module_file(src, &m) {
-                // An item of a crate root is mostly a re-export: its defining file is unknown.
-                if m.is_empty() {
-                    return None;
-                }
-                return Some(file);
+            let Some(file) = self.rust_module_file(src, &m) else { continue };
+            // The path goes on to an item of that file: where the file re-exports it from.
+            let reexported = rest.get(k).and_then(|item| {
+                let names = self.reexports.get(&file)?;
+                let (_, target) = names.iter().find(|(name, _)| name == item)?;
+                (depth < 4).then(|| self.rust_use(file, target, depth + 1)).flatten()
+            });
+            if let Some(target) = reexported.filter(|&t| t != file) {
+                return Some(target);
             }
+            if m.is_empty() {
+                return None;
+            }
+            return Some(file);
         }
         None
     }
@@ -644,7 +681,11 @@ mod tests {
     #[test]
     fn rust_paths_and_module_declarations_resolve_to_files() {
         let files = vec![
-            file("app/src/lib.rs", "rust", &["mod a;", "mod b;", "pub use crate::a::A;"]),
+            file(
+                "app/src/lib.rs",
+                "rust",
+                &["mod a;", "mod b;", "#[path = \"gen/d.rs\"]\nmod d;", "pub use crate::a::A;"],
+            ),
             file(
                 "app/src/a.rs",
                 "rust",
@@ -654,14 +695,21 @@ mod tests {
             file("app/src/b/mod.rs", "rust", &["use std::fmt;", "mod c;"]),
             file("app/src/b/c.rs", "rust", &["use self::x::Y;"]),
             file("util/src/lib.rs", "rust", &[]),
+            file("app/src/gen/d.rs", "rust", &["use crate::A;", "use crate::b::c::X;"]),
         ];
         let graph = ImportGraph::build(&files);
-        assert_eq!(edges(&graph, &files, 0), ["app/src/a.rs", "app/src/b/mod.rs"]);
+        assert_eq!(
+            edges(&graph, &files, 0),
+            ["app/src/a.rs", "app/src/b/mod.rs", "app/src/gen/d.rs"]
+        );
+        // `crate::A` is the root's re-export of `crate::a::A`; `crate::b::c::X` is in b/c.rs.
+        assert_eq!(edges(&graph, &files, 6), ["app/src/a.rs", "app/src/b/c.rs"]);
         assert_eq!(
             edges(&graph, &files, 1),
             ["app/src/a/inner.rs", "app/src/b/mod.rs", "app/src/b/c.rs"]
         );
-        // `use util::helper` names another crate of the run: its root is a re-export, no edge.
+        // `use util::helper` names an item of another crate's root that the root does not
+        // re-export by name (a macro, a glob): no edge.
         assert_eq!(edges(&graph, &files, 2), ["app/src/b/mod.rs"]);
         assert_eq!(edges(&graph, &files, 3), ["app/src/b/c.rs"]);
         assert!(graph.unresolved >= 3, "{graph:?}");
@@ -751,5 +799,185 @@ mod tests {
         let graph = ImportGraph { out, ..ImportGraph::default() };
         let (order, _) = graph.order(&[true; 4], &["a/0", "a/1", "b/2", "a/3"]);
         assert_eq!(order, [3, 0, 1, 2]);
+    }
+}
+
+/// A report on how the imports of a corpus resolve, for the bench (not run by default):
+/// `CLEAVE_GRAPH_CORPUS=DIR cargo test -p cleave-engine corpus_report -- --ignored --nocapture`.
+#[cfg(test)]
+mod report {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use cleave_core::{ChunkConfig, Unit};
+
+    use super::*;
+    use crate::file::Settings;
+    use crate::walk::WalkOptions;
+
+    fn kind(import: &Import, index: &Index<'_>) -> &'static str {
+        match import {
+            Import::RustMod { .. } => "rust mod x;",
+            Import::RustUse(p) => match p[0].as_str() {
+                "crate" => "rust use crate::",
+                "super" => "rust use super::",
+                "self" => "rust use self::",
+                name if index.crates.contains_key(name) => "rust use <crate of the run>::",
+                _ => "rust use <other>",
+            },
+            Import::Python { .. } => "python",
+            Import::Ecma(_) => "ecma",
+            Import::Go(_) => "go",
+            Import::Java { .. } => "java",
+        }
+    }
+
+    #[test]
+    #[ignore = "diagnostic over a corpus named by CLEAVE_GRAPH_CORPUS"]
+    fn corpus_report() {
+        let Ok(root) = std::env::var("CLEAVE_GRAPH_CORPUS") else { return };
+        let config = ChunkConfig::new(7600, Unit::Chars).expect("config");
+        let (files, _) = crate::tree::chunk_path(
+            Path::new(&root),
+            &WalkOptions::default(),
+            &Settings::new(config),
+            2,
+        )
+        .expect("walk");
+        let index = Index::new(&files);
+        println!("crates: {:?}", index.crates);
+        // kind -> (resolved, unresolved, samples of unresolved)
+        let mut kinds: BTreeMap<&str, (usize, usize, Vec<String>)> = BTreeMap::new();
+        for (i, file) in files.iter().enumerate() {
+            let language = file.language.as_deref().unwrap_or("");
+            for import in parse(language, &file.imports) {
+                let k = kind(&import, &index);
+                let e = kinds.entry(k).or_default();
+                if index.resolve(i, &import).is_empty() {
+                    e.1 += 1;
+                    if e.2.len() < 400 {
+                        e.2.push(format!("{}: {import:?}", file.rel));
+                    }
+                } else {
+                    e.0 += 1;
+                }
+            }
+        }
+        let sample = std::env::var("CLEAVE_GRAPH_SAMPLES").ok();
+        for (k, (r, u, samples)) in &kinds {
+            println!("{k:32} resolved {r:6} unresolved {u:6}");
+            if sample.as_deref() == Some(k) {
+                for s in samples {
+                    println!("    {s}");
+                }
+            }
+        }
+        let graph = ImportGraph::build(&files);
+        let (mut pairs, mut weight, mut same_dir, mut same_dir_w) = (0usize, 0u64, 0usize, 0u64);
+        for (u, out) in graph.out.iter().enumerate() {
+            for &(v, w) in out {
+                pairs += 1;
+                weight += u64::from(w);
+                if dir_of(&files[u].rel) == dir_of(&files[v].rel) {
+                    same_dir += 1;
+                    same_dir_w += u64::from(w);
+                }
+            }
+        }
+        println!(
+            "edges {pairs} (weight {:.1}), same folder {same_dir} (weight {:.1}, {:.1} %)",
+            weight as f64 / f64::from(WHOLE),
+            same_dir_w as f64 / f64::from(WHOLE),
+            same_dir_w as f64 * 100.0 / weight.max(1) as f64
+        );
+        let include: Vec<bool> = files.iter().map(|f| !f.chunks.is_empty()).collect();
+        let groups = tarjan(&graph.out, &include);
+        let mut sizes: Vec<usize> = groups.iter().map(Vec::len).filter(|&n| n > 1).collect();
+        sizes.sort_unstable_by(|a, b| b.cmp(a));
+        println!("cycles (files): {:?}", &sizes[..sizes.len().min(12)]);
+        // Per setting: a bound on import locality that holds for any packing, whatever its
+        // count. A file's kept edges go to neighbours that fit beside its pieces: at most a
+        // fractional knapsack of them (sizes: each neighbour's smallest piece; room: the free
+        // room beside each of its pieces). Every kept edge is counted from both files.
+        for (unit, budget) in [
+            (Unit::Chars, 8000),
+            (Unit::Chars, 32000),
+            (Unit::Tokens(cleave_core::Tokenizer::default()), 8000),
+            (Unit::Tokens(cleave_core::Tokenizer::default()), 32000),
+        ] {
+            let member = ChunkConfig::new(crate::packs::member_budget(budget), unit).expect("m");
+            let (files, _) = crate::tree::chunk_path(
+                Path::new(&root),
+                &WalkOptions::default(),
+                &Settings::new(member),
+                2,
+            )
+            .expect("walk");
+            let graph = ImportGraph::build(&files);
+            let room = budget - crate::packs::frame_reserve(budget) / 2;
+            let pieces: Vec<Vec<usize>> = files
+                .iter()
+                .map(|f| {
+                    f.chunks
+                        .iter()
+                        .map(|c| c.tokens + usize::from(!c.text.ends_with('\n')))
+                        .collect()
+                })
+                .collect();
+            let mut sym: Vec<BTreeMap<usize, u64>> = vec![BTreeMap::new(); files.len()];
+            let mut total = 0u64;
+            for (u, out) in graph.out.iter().enumerate() {
+                for &(v, w) in out {
+                    if u == v || pieces[u].is_empty() || pieces[v].is_empty() {
+                        continue;
+                    }
+                    total += u64::from(w);
+                    *sym[u].entry(v).or_default() += u64::from(w);
+                    *sym[v].entry(u).or_default() += u64::from(w);
+                }
+            }
+            let mut bound = 0f64;
+            let (mut same_dir, mut big) = (0u64, 0usize);
+            for (f, nb) in sym.iter().enumerate() {
+                let free: usize = pieces[f].iter().map(|&p| room.saturating_sub(p)).sum();
+                let widest = pieces[f].iter().map(|&p| room.saturating_sub(p)).max().unwrap_or(0);
+                big += usize::from(pieces[f].len() > 1);
+                let mut items: Vec<(u64, usize)> = nb
+                    .iter()
+                    .map(|(&g, &w)| (w, *pieces[g].iter().min().unwrap_or(&0)))
+                    .filter(|&(_, q)| q <= widest)
+                    .collect();
+                items.sort_by(|a, b| (b.0 * a.1.max(1) as u64).cmp(&(a.0 * b.1.max(1) as u64)));
+                let mut left = free as f64;
+                for (w, q) in items {
+                    if left <= 0.0 {
+                        break;
+                    }
+                    let take = (left / q.max(1) as f64).min(1.0);
+                    bound += w as f64 * take;
+                    left -= q as f64;
+                }
+                for (&g, &w) in nb {
+                    if g > f && dir_of(&files[f].rel) == dir_of(&files[g].rel) {
+                        same_dir += w;
+                    }
+                }
+            }
+            println!(
+                "{unit:?} {budget}: edges {:.0}, same folder {:.1} %, files of several pieces {big}, \
+                 locality bound {:.1} %",
+                total as f64 / f64::from(WHOLE),
+                same_dir as f64 * 100.0 / total.max(1) as f64,
+                bound / 2.0 * 100.0 / total.max(1) as f64
+            );
+        }
+        if let Some(big) = groups.iter().max_by_key(|g| g.len()) {
+            let mut dirs: BTreeMap<String, usize> = BTreeMap::new();
+            for &f in big {
+                let d = files[f].rel.split('/').take(3).collect::<Vec<_>>().join("/");
+                *dirs.entry(d).or_default() += 1;
+            }
+            println!("largest cycle by folder: {dirs:?}");
+        }
     }
 }
