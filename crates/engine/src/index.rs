@@ -496,13 +496,7 @@ impl TermIndex {
                     let key = self.meta.files[f].key.as_deref()?;
                     let records = self.cache.load_records(key)?;
                     let mut starts = vec![0];
-                    starts.extend(
-                        records
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, b)| **b == b'\n')
-                            .map(|(at, _)| at + 1),
-                    );
+                    starts.extend(memchr::memchr_iter(b'\n', &records).map(|at| at + 1));
                     e.insert((records, starts))
                 }
             };
