@@ -62,8 +62,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     files.sort();
     let bytes: u64 = files.iter().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum();
     let settings = Settings::new(ChunkConfig::new(1000, Unit::Chars)?);
-    let options = WalkOptions::default();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Walked with one thread per core, as the CLI does.
+    let options = WalkOptions { threads, ..WalkOptions::default() };
 
     let t = Instant::now();
     let cold = index_root(&copy, &options, &settings, threads, &index)?;
