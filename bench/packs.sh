@@ -5,7 +5,7 @@
 # Usage: bench/packs.sh [CORPUS_DIR] > bench/runs/DATE-packs.txt
 # How a corpus's imports resolve (per import kind, same-folder share, cycles, a bound on
 # locality per setting): CLEAVE_GRAPH_CORPUS=DIR cargo test -p cleave-engine --lib \
-#   corpus_report -- --ignored --nocapture
+#   corpus_report -- --nocapture
 set -euo pipefail
 corpus=${1:-bench/corpus}
 bin=${CLEAVE:-target/release/cleave}

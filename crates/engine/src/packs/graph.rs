@@ -833,7 +833,6 @@ mod report {
     }
 
     #[test]
-    #[ignore = "diagnostic over a corpus named by CLEAVE_GRAPH_CORPUS"]
     fn corpus_report() {
         let Ok(root) = std::env::var("CLEAVE_GRAPH_CORPUS") else { return };
         let config = ChunkConfig::new(7600, Unit::Chars).expect("config");
