@@ -12,6 +12,7 @@ use crate::context::ParseContext;
 use crate::context::ts_range;
 use crate::idmap::IdMap;
 use crate::registry::Language;
+use crate::scan::fold;
 
 /// Nodes smaller than this stay leaves: the packer splits them at lines if it must.
 const OPEN_MIN: usize = 256;
@@ -1230,27 +1231,6 @@ fn clean_name(text: &str) -> String {
     name.push_str(rest);
     let name = name.trim().trim_matches(['"', '\'', '`']);
     fold(name, MAX_LABEL)
-}
-
-/// Folds whitespace runs into single spaces and caps the length (at a char boundary, with
-/// an ellipsis).
-pub(crate) fn fold(text: &str, max: usize) -> String {
-    let mut out = String::with_capacity(text.len().min(max + 4));
-    for word in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-        if out.len() > max {
-            break;
-        }
-    }
-    if out.len() > max {
-        let cut = cleave_core::floor_char_boundary(&out, max);
-        out.truncate(cut);
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

@@ -79,6 +79,6 @@ pub use select::{
 pub use terms::terms;
 pub use tree::{
     Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
-    chunk_path, chunk_tree,
+    chunk_path, chunk_tree, walk_entries,
 };
 pub use walk::{Input, WalkOptions, Walked, relative, walk};

@@ -164,7 +164,7 @@ pub fn chunk_bytes(rel: &str, bytes: Vec<u8>, settings: &Settings) -> FileResult
 
 /// The entries of `path` that answer questions about it, in path order: the walk's, leaving
 /// out what it passed over on purpose (hidden, ignored, version control, cleave's outputs).
-pub(crate) fn walk_entries(path: &Path, options: &WalkOptions) -> std::io::Result<Vec<Input>> {
+pub fn walk_entries(path: &Path, options: &WalkOptions) -> std::io::Result<Vec<Input>> {
     let walked = walk(path, options)?;
     Ok(walked
         .entries

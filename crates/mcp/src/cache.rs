@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Instant, SystemTime};
 
 use cleave_engine::{
-    ChunkConfig, FileResult, Input, Settings, Skip, Unit, WalkOptions, chunk_entries, walk,
+    ChunkConfig, FileResult, Input, Settings, Skip, Unit, WalkOptions, chunk_entries, walk_entries,
 };
 
 use crate::roots::Target;
@@ -147,19 +147,10 @@ impl Cache {
     /// The walk of `target`, each entry named relative to the root.
     fn walk(&self, root: &Path, target: &Target) -> Result<Vec<Input>, String> {
         let options = WalkOptions { threads: self.threads, ..WalkOptions::default() };
-        let walked = walk(&target.abs, &options).map_err(|e| format!("{}: {e}", target.rel))?;
-        let mut inputs: Vec<Input> = walked
-            .entries
-            .into_iter()
-            // What `cleave outline` and `cleave select` leave out: entries passed over on
-            // purpose, not files that failed.
-            .filter(|e| {
-                !matches!(
-                    &e.skip,
-                    Some(Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)
-                )
-            })
-            .collect();
+        // What `cleave outline` and `cleave select` leave out: entries passed over on purpose,
+        // not files that failed.
+        let mut inputs: Vec<Input> =
+            walk_entries(&target.abs, &options).map_err(|e| format!("{}: {e}", target.rel))?;
         for input in &mut inputs {
             if !target.is_dir {
                 // The walk names a single file by its file name and follows it as the user's
