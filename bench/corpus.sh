@@ -212,8 +212,8 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         local unz="$dl/cpp"
         [[ -d "$unz" ]] || deb_unpack "$unz" googletest libboost1.81-dev
         local root="$unz"
-        (cd "$root" && { find usr/src/googletest -name '*.cc' -printf '%P\0'
-            for d in "${BOOST_DIRS[@]}"; do find "usr/include/$d" -name '*.hpp' -printf '%P\0'; done; }) |
+        (cd "$root" && { find usr/src/googletest -name '*.cc' -printf '%p\0'
+            for d in "${BOOST_DIRS[@]}"; do find "usr/include/$d" -name '*.hpp' -printf '%p\0'; done; }) |
             copy_capped "$root" "$dest"
         manifest "$dest" "Debian $(deb_versions googletest libboost1.81-dev), googletest **/*.cc, ${BOOST_DIRS[*]} **/*.hpp"
         ;;

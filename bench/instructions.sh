@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Instruction counts (callgrind, one thread): cleave end to end in chars and in o200k tokens
-# against the parse-only baseline, on a slice of each pinned corpus (its first code files in
-# path order, up to SLICE_MB). Unlike the times of run.sh, instruction counts do not move with
+# against the parse-only baseline, and text-splitter's CodeSplitter in chars beside them, on a
+# slice of each pinned corpus (its first code files in path order, up to SLICE_MB). Unlike the times of run.sh, instruction counts do not move with
 # the load of a shared machine; they leave out what callgrind does not see (other threads'
 # overlap, I/O waits), so they complement run.sh rather than replace it.
 #
 #   bench/instructions.sh                # every corpus
 #   bench/instructions.sh python go      # some corpora
+#   bench/instructions.sh c cpp bash csharp ruby php kotlin scala swift css vue svelte sql
 #
-# Environment: SLICE_MB (3), BUDGET (2000), OUT (the report file; default
+# Environment: SLICE_MB (3), BUDGET (2000), NO_SPLITTER and NO_TOKENS (set: leave out the
+# text-splitter or the cleave tokens column), OUT (the report file; default
 # bench/runs/<date>-<machine>-instructions.txt). Measures the working tree.
 set -euo pipefail
 
@@ -38,9 +40,15 @@ count() {
     rm -f "$file"
 }
 
+# The extensions of a corpus's code files (find -name patterns).
 ext_of() {
     case "$1" in
-        rust) echo rs ;; python) echo py ;; typescript) echo ts ;; go) echo go ;; java) echo java ;;
+        rust) echo '*.rs' ;; python) echo '*.py' ;; typescript) echo '*.ts' ;; go) echo '*.go' ;;
+        java) echo '*.java' ;; c) echo '*.c *.h' ;; cpp) echo '*.cc *.hpp' ;; bash) echo '*.bash' ;;
+        csharp) echo '*.cs' ;; ruby) echo '*.rb' ;; php) echo '*.php' ;; kotlin) echo '*.kt' ;;
+        scala) echo '*.scala' ;; swift) echo '*.swift' ;; sql) echo '*.sql' ;; css) echo '*.css' ;;
+        vue) echo '*.vue' ;; svelte) echo '*.svelte' ;;
+        *) echo "instructions: unknown corpus $1" >&2 && exit 2 ;;
     esac
 }
 
@@ -52,11 +60,18 @@ ext_of() {
     echo "valgrind: $(valgrind --version); callgrind, one thread, millions of instructions (Ir)"
     echo "tokens: o200k, budget $budget tokens; includes the one-time table load (about 350 M)"
     echo
-    printf '%11s %6s %12s %12s %12s %14s %13s\n' corpus MB parse-only 'cleave chars' 'cleave tokens' 'parse / chars' 'tokens / chars'
+    echo "text-splitter: CodeSplitter 0.33.1, same grammar, budget $budget chars (Characters), one thread"
+    echo "parse-only: cleave_code::parse_only (Vue, Svelte: the host parse and the <script>/<style>"
+    echo "            bodies, cleave_bench::parse_with_injections); SQL has no grammar (a scanner): n/a"
+    echo
+    printf '%11s %6s %12s %12s %12s %14s %13s %12s %14s\n' corpus MB parse-only 'cleave chars' \
+        'cleave tokens' 'parse / chars' 'tokens / chars' 't-s chars' 't-s / chars'
 } | tee "$out"
 
 for lang in "${langs[@]}"; do
-    ext=$(ext_of "$lang")
+    names=()
+    read -r -a pats <<<"$(ext_of "$lang")"
+    for pat in "${pats[@]}"; do names+=(${names[@]:+-o} -name "$pat"); done
     slice="$here/tmp/slices/$lang"
     rm -rf "$slice" && mkdir -p "$slice"
     limit=$((slice_mb * 1000 * 1000))
@@ -69,11 +84,23 @@ for lang in "${langs[@]}"; do
         mkdir -p "$slice/$(dirname "$rel")"
         cp "$file" "$slice/$rel"
         total=$((total + size))
-    done < <(find "$here/corpus/$lang" -type f -name "*.$ext" -print0 | sort -z)
-    parse=$(count "$harness" parse --threads 1 "$slice")
+    done < <(find "$here/corpus/$lang" -type f \( "${names[@]}" \) -print0 | sort -z)
+    # No grammar (SQL), no parse-only floor and no text-splitter: the harness finds no files.
+    parse=0 splitter=0
+    if [[ $lang != sql ]]; then
+        parse=$(count "$harness" parse --threads 1 "$slice")
+        [[ -n ${NO_SPLITTER:-} ]] ||
+            splitter=$(count "$harness" splitter --threads 1 --budget "$budget" --unit chars "$slice")
+    fi
     chars=$(count "$cleave" chunk "$slice" --threads 1 --budget "$budget" -q)
-    tokens=$(count "$cleave" chunk "$slice" --threads 1 --budget "$budget" --unit tokens -q)
-    awk -v l="$lang" -v mb="$total" -v p="$parse" -v c="$chars" -v t="$tokens" 'BEGIN {
-        printf "%11s %6.1f %12d %12d %12d %14.2f %13.2f\n", l, mb / 1e6, p, c, t, p / c, t / c }' | tee -a "$out"
+    tokens=0
+    [[ -n ${NO_TOKENS:-} ]] ||
+        tokens=$(count "$cleave" chunk "$slice" --threads 1 --budget "$budget" --unit tokens -q)
+    awk -v l="$lang" -v mb="$total" -v p="$parse" -v c="$chars" -v t="$tokens" -v s="$splitter" 'BEGIN {
+        na = "n/a"
+        printf "%11s %6.1f %12s %12d %12s %14s %13s %12s %14s\n", l, mb / 1e6, p ? p : na, c, t ? t : na,
+            p ? sprintf("%.2f", p / c) : na, t ? sprintf("%.2f", t / c) : na, s ? s : na,
+            s ? sprintf("%.2f", s / c) : na }' |
+        tee -a "$out"
 done
 echo "instructions: written to $out" >&2

@@ -3,7 +3,10 @@
 //! code language also has `parse_only`, tree-sitter alone on the same files: the floor the
 //! atomizer stands on.
 
-use cleave_bench::{code_sample, grammar, synthetic_latex, synthetic_markdown, synthetic_text};
+use cleave_bench::{
+    code_sample, grammar, parse_with_injections, synthetic_latex, synthetic_markdown,
+    synthetic_text,
+};
 use cleave_code::{ParseContext, atomize_code, language_by_name};
 use cleave_prose::{Format, atomize_prose};
 use divan::counter::BytesCount;
@@ -13,7 +16,12 @@ use divan::{AllocProfiler, Bencher};
 static ALLOC: AllocProfiler = AllocProfiler::system();
 
 const SIZE: usize = 256 * 1024;
-const LANGUAGES: [&str; 5] = ["rust", "python", "typescript", "go", "java"];
+/// The first wave of languages, then the second (issue 16).
+#[rustfmt::skip]
+const LANGUAGES: [&str; 17] = [
+    "rust", "python", "typescript", "go", "java",
+    "c", "cpp", "bash", "csharp", "ruby", "php", "kotlin", "scala", "swift", "css", "vue", "svelte",
+];
 
 fn main() {
     for lang in LANGUAGES {
@@ -44,6 +52,15 @@ fn atomize(bencher: Bencher, lang: &str) {
 fn parse_only(bencher: Bencher, lang: &str) {
     let (files, _) = code_sample(lang, SIZE);
     let mut parser = tree_sitter::Parser::new();
+    if matches!(lang, "vue" | "svelte") {
+        // The host parse and the `<script>`/`<style>` bodies, as cleave's injections parse.
+        bencher.counter(BytesCount::new(bytes(&files))).bench_local(|| {
+            for text in &files {
+                divan::black_box(parse_with_injections(&mut parser, lang, text));
+            }
+        });
+        return;
+    }
     parser.set_language(&grammar(lang).unwrap()).unwrap();
     bencher.counter(BytesCount::new(bytes(&files))).bench_local(|| {
         for text in &files {

@@ -22,8 +22,84 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
         "javascript" => tree_sitter_javascript::LANGUAGE.into(),
         "go" => tree_sitter_go::LANGUAGE.into(),
         "java" => tree_sitter_java::LANGUAGE.into(),
+        "bash" => tree_sitter_bash::LANGUAGE.into(),
+        "c" => tree_sitter_c::LANGUAGE.into(),
+        "cpp" => tree_sitter_cpp::LANGUAGE.into(),
+        "csharp" => tree_sitter_c_sharp::LANGUAGE.into(),
+        "css" => tree_sitter_css::LANGUAGE.into(),
+        "kotlin" => tree_sitter_kotlin_ng::LANGUAGE.into(),
+        "php" => tree_sitter_php::LANGUAGE_PHP.into(),
+        "ruby" => tree_sitter_ruby::LANGUAGE.into(),
+        "scala" => tree_sitter_scala::LANGUAGE.into(),
+        "svelte" => tree_sitter_svelte_ng::LANGUAGE.into(),
+        "swift" => tree_sitter_swift::LANGUAGE.into(),
+        // Vue has no grammar of its own: cleave parses `.vue` with HTML's and hands the
+        // `<script>` and `<style>` bodies to the TypeScript/JavaScript and CSS grammars.
+        "vue" => tree_sitter_html::LANGUAGE.into(),
         _ => return None,
     })
+}
+
+/// The parse-only floor of a single-file component (Vue, Svelte): the host parse, then each
+/// `<script>` and `<style>` body parsed on its own with the grammar its `lang` attribute names
+/// (else JavaScript and CSS), as cleave's injections parse them; a language without a grammar
+/// here (`lang="scss"`) is not parsed, as cleave leaves it a plain scope. Only the elements at
+/// the top of the document are looked at (where components keep them). Returns whether any
+/// of the trees holds an error.
+pub fn parse_with_injections(
+    parser: &mut tree_sitter::Parser,
+    language: &str,
+    text: &str,
+) -> Option<bool> {
+    parser.set_language(&grammar(language)?).ok()?;
+    let tree = parser.parse(text, None)?;
+    let root = tree.root_node();
+    let mut errors = root.has_error();
+    let mut bodies = Vec::new();
+    let mut cursor = root.walk();
+    for element in root.named_children(&mut cursor) {
+        let default = match element.kind() {
+            "script_element" => "javascript",
+            "style_element" => "css",
+            _ => continue,
+        };
+        let mut inner = element.walk();
+        let (mut lang, mut body) = (default, None);
+        for child in element.named_children(&mut inner) {
+            match child.kind() {
+                "start_tag" => {
+                    let tag = &text[child.byte_range()];
+                    if let Some(value) = lang_attribute(tag) {
+                        lang = cleave_code::language_by_name(value)
+                            .or_else(|| cleave_code::language_for_path(&format!("x.{value}")))
+                            .map_or("", |l| l.name);
+                    }
+                }
+                "raw_text" => body = Some(child.byte_range()),
+                _ => {}
+            }
+        }
+        if let Some(body) = body {
+            bodies.push((lang, body));
+        }
+    }
+    drop(cursor);
+    drop(tree);
+    for (lang, body) in bodies {
+        let Some(g) = grammar(lang) else { continue };
+        parser.set_language(&g).ok()?;
+        errors |= parser.parse(&text[body], None)?.root_node().has_error();
+    }
+    Some(errors)
+}
+
+/// The value of a start tag's `lang` attribute (`<script setup lang="ts">` → `ts`).
+fn lang_attribute(tag: &str) -> Option<&str> {
+    let at = tag.find("lang")?;
+    let rest = tag[at + 4..].trim_start().strip_prefix('=')?.trim_start();
+    let rest = rest.trim_start_matches(['"', '\'']);
+    let end = rest.find(|c: char| c == '"' || c == '\'' || c == '>' || c.is_whitespace())?;
+    Some(&rest[..end]).filter(|v| !v.is_empty())
 }
 
 /// One file of a corpus.

@@ -117,16 +117,27 @@ fn read(file: &CorpusFile) -> Option<String> {
 }
 
 /// The baseline: read and parse every file with tree-sitter, nothing else, as cleave parses
-/// it (`cleave_code::parse_only`: files over 256 KiB in the same sections). One parser per
-/// worker thread, as cleave keeps one `ParseContext` per thread.
+/// it (`cleave_code::parse_only`: files over 256 KiB in the same sections; Vue and Svelte
+/// components with their `<script>` and `<style>` bodies parsed too, see
+/// `parse_with_injections`). One parser per worker thread, as cleave keeps one
+/// `ParseContext` per thread.
 fn run_parse(files: &[CorpusFile]) -> Tally {
     files
         .par_iter()
-        .map_init(cleave_code::ParseContext::new, |ctx, file| {
-            let Some(text) = read(file) else { return Tally::default() };
-            let errors = cleave_code::parse_only(file.language, &text, ctx).unwrap_or(true);
-            Tally { files: 1, bytes: text.len() as u64, chunks: 0, errors: u64::from(errors) }
-        })
+        .map_init(
+            || (cleave_code::ParseContext::new(), tree_sitter::Parser::new()),
+            |(ctx, parser), file| {
+                let Some(text) = read(file) else { return Tally::default() };
+                let errors = match file.language.name {
+                    "vue" | "svelte" => {
+                        cleave_bench::parse_with_injections(parser, file.language.name, &text)
+                    }
+                    _ => cleave_code::parse_only(file.language, &text, ctx),
+                }
+                .unwrap_or(true);
+                Tally { files: 1, bytes: text.len() as u64, chunks: 0, errors: u64::from(errors) }
+            },
+        )
         .reduce(Tally::default, |a, b| a + b)
 }
 
