@@ -127,10 +127,10 @@ pub fn collect(root: &Path) -> Result<Vec<CorpusFile>> {
         }
         let path = entry.into_path();
         let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-        if let Some(language) = cleave_code::language_for_path(&rel) {
-            if grammar(language.name).is_some() {
-                files.push(CorpusFile { path, rel, language });
-            }
+        if let Some(language) = cleave_code::language_for_path(&rel)
+            && grammar(language.name).is_some()
+        {
+            files.push(CorpusFile { path, rel, language });
         }
     }
     files.sort_by(|a, b| a.rel.cmp(&b.rel));
