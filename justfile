@@ -27,6 +27,12 @@ bench *args:
 bench-instructions *args:
     bash bench/instructions.sh {{args}}
 
+# The second wave of languages (issue 16) against their parse-only floors and text-splitter, in
+# instructions on 2 MB slices (SCALA_SRC must name a typelevel/cats checkout if bench/corpus/scala
+# is not built yet; see bench/corpus.sh).
+bench-languages:
+    SLICE_MB=2 NO_TOKENS=1 bash bench/instructions.sh c cpp bash csharp ruby php kotlin scala swift css vue svelte sql
+
 # The parse-only ratio alone: parse-only and cleave timed alternately, least CPU of ROUNDS each.
 bench-interleaved *args:
     bash bench/interleaved.sh {{args}}
