@@ -44,27 +44,37 @@ pub fn index_dir(path: &Path, given: Option<&Path>) -> PathBuf {
 /// The index folder's name when none is given.
 pub const DEFAULT_INDEX: &str = ".cleave-index";
 
-/// The files of a path: an index that is current, or the files chunked now.
-pub enum Files {
-    /// The index `cleave index` wrote, current for these options.
-    Indexed(Box<TermIndex>),
+/// The files of a path: what the caller's work made of an index that is current, or the
+/// files chunked now.
+pub enum Files<R> {
+    /// The work's result over the index `cleave index` wrote, current for these options.
+    Indexed(R),
     /// Every file chunked in this run, and how many could not be read.
     Chunked(Vec<FileResult>, usize),
 }
 
-/// The files under `path` (outlines too when asked): from a current index when there is one,
-/// else chunked by the engine now. Says why an index that is there was not used.
-pub fn collect(
+/// The files under `path` (outlines too when asked): `work` over a current index when there is
+/// one (it runs while the walk proves the index current), else chunked by the engine now. Says
+/// why an index that is there was not used, or why the work gave nothing (an entry of the
+/// cache no longer loads).
+pub fn collect<R: Send>(
     path: &Path,
     args: &ChunkingArgs,
     chunk_budget: Option<usize>,
     outline: bool,
-) -> Result<Files> {
+    work: impl FnOnce(&TermIndex) -> Option<R> + Send,
+) -> Result<Files<R>> {
     let (settings, options, threads, index) = settings(path, args, chunk_budget, outline)?;
     if let Some(dir) = &index {
         let explicit = args.index.is_some();
-        match TermIndex::open(dir, path, &options, &settings) {
-            Ok(Ok(index)) => return Ok(Files::Indexed(Box::new(index))),
+        match TermIndex::open_with(dir, path, &options, &settings, work) {
+            Ok(Ok((_, Some(out)))) => return Ok(Files::Indexed(out)),
+            Ok(Ok((_, None))) => {
+                term::warn(format_args!(
+                    "index {}: an entry no longer loads: chunking on the fly",
+                    dir.display()
+                ));
+            }
             Ok(Err(IndexState::Missing)) if !explicit && !dir.exists() => {}
             Ok(Err(state)) => {
                 let why = match state {
@@ -91,39 +101,18 @@ pub fn collect(
     Ok(Files::Chunked(files, errors))
 }
 
-/// Every file under `path` chunked now, whatever index there is.
-fn chunk_now(
+/// Every file's result under `path`, in path order, and how many could not be read: from a
+/// current index when there is one, else chunked now.
+pub fn results(
     path: &Path,
     args: &ChunkingArgs,
     chunk_budget: Option<usize>,
     outline: bool,
 ) -> Result<(Vec<FileResult>, usize)> {
-    let (settings, options, threads, _) = settings(path, args, chunk_budget, outline)?;
-    chunk_path(path, &options, &settings, threads).with_context(|| format!("{}", path.display()))
-}
-
-impl Files {
-    /// Every file's result, in path order, and how many could not be read.
-    pub fn results(
-        self,
-        path: &Path,
-        args: &ChunkingArgs,
-        chunk_budget: Option<usize>,
-        outline: bool,
-    ) -> Result<(Vec<FileResult>, usize)> {
-        match self {
-            Files::Chunked(files, errors) => Ok((files, errors)),
-            Files::Indexed(index) => match index.results() {
-                Some(files) => Ok((files, 0)),
-                None => {
-                    term::warn(format_args!(
-                        "index: an entry no longer loads: chunking on the fly"
-                    ));
-                    chunk_now(path, args, chunk_budget, outline)
-                }
-            },
-        }
-    }
+    Ok(match collect(path, args, chunk_budget, outline, TermIndex::results)? {
+        Files::Indexed(files) => (files, 0),
+        Files::Chunked(files, errors) => (files, errors),
+    })
 }
 
 pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
@@ -137,7 +126,6 @@ pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
             args.chunking.chunk_budget, args.budget
         ));
     }
-    let found = collect(&args.path, &args.chunking, Some(chunk_budget), false)?;
     let query = Query {
         text: args.query.clone(),
         keywords: args.keywords.clone(),
@@ -151,17 +139,12 @@ pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
         budget: args.budget,
         passthrough: args.passthrough,
     };
-    let indexed = match &found {
-        Files::Indexed(index) => index.select(&query, sizer),
-        Files::Chunked(..) => None,
-    };
-    let (selection, errors) = match indexed {
-        Some(selection) => (selection, 0),
-        None => {
-            let (files, errors) =
-                found.results(&args.path, &args.chunking, Some(chunk_budget), false)?;
-            (select(&files, &query, sizer), errors)
-        }
+    let found = collect(&args.path, &args.chunking, Some(chunk_budget), false, |index| {
+        index.select(&query, sizer)
+    })?;
+    let (selection, errors) = match found {
+        Files::Indexed(selection) => (selection, 0),
+        Files::Chunked(files, errors) => (select(&files, &query, sizer), errors),
     };
     let out = match args.format {
         OutlineFormat::Json => json(&selection)?,
@@ -200,12 +183,7 @@ pub fn run_read(args: &ReadArgs) -> Result<ExitCode> {
             bail!("id {id:?}: give at least 4 characters");
         }
     }
-    let (files, errors) = collect(&args.path, &args.chunking, None, false)?.results(
-        &args.path,
-        &args.chunking,
-        None,
-        false,
-    )?;
+    let (files, errors) = results(&args.path, &args.chunking, None, false)?;
     let result = read_ids(&files, &args.ids, args.budget, sizer);
     let out = match args.format {
         OutlineFormat::Json => json(&result)?,

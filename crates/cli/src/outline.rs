@@ -45,8 +45,7 @@ impl FileOutline {
 }
 
 pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
-    let (results, errors) = crate::agent::collect(&args.path, &args.chunking, None, true)?
-        .results(&args.path, &args.chunking, None, true)?;
+    let (results, errors) = crate::agent::results(&args.path, &args.chunking, None, true)?;
     let files: Vec<FileOutline> = results.into_iter().map(FileOutline::of).collect();
     let out = match args.format {
         OutlineFormat::Json => {

@@ -120,6 +120,23 @@ impl Cache {
         }
         fs::create_dir_all(dir.join("objects"))?;
         fs::create_dir_all(dir.join("stats"))?;
+        let mut cache = Self::at(dir, root, settings);
+        // A stat table that does not parse is ignored: every file is then read and hashed.
+        cache.old = fs::read(&cache.stats_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        Ok(cache)
+    }
+
+    /// The cache folder `dir`, known to be a cleave cache, opened to read entries only: nothing
+    /// is created and the stat table is not loaded (what a term index needs of it is in the
+    /// index). A selection opens it on every query.
+    pub(crate) fn open_to_read(dir: &Path, root: &Path, settings: &Settings) -> Self {
+        Self::at(dir, root, settings)
+    }
+
+    fn at(dir: &Path, root: &Path, settings: &Settings) -> Self {
         let config = &settings.config;
         let fingerprint = format!(
             "{SOURCE_ID}|{}|{}|{}|{}|{}|{}",
@@ -133,21 +150,14 @@ impl Cache {
         let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
         let stats_id =
             xxhash_rust::xxh3::xxh3_64(format!("{fingerprint}|{}", root.display()).as_bytes());
-        let stats_path = dir.join("stats").join(format!("{stats_id:016x}.json"));
-        let index_path = dir.join("stats").join(format!("{stats_id:016x}.index"));
-        // A stat table that does not parse is ignored: every file is then read and hashed.
-        let old = fs::read(&stats_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
-        Ok(Self {
+        Self {
             dir: dir.to_owned(),
             fingerprint,
-            stats_path,
-            index_path,
-            old,
+            stats_path: dir.join("stats").join(format!("{stats_id:016x}.json")),
+            index_path: dir.join("stats").join(format!("{stats_id:016x}.index")),
+            old: HashMap::new(),
             new: Mutex::new(HashMap::new()),
-        })
+        }
     }
 
     /// The key of a file's bytes under this run's settings.

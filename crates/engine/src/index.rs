@@ -352,11 +352,25 @@ impl TermIndex {
         options: &WalkOptions,
         settings: &Settings,
     ) -> io::Result<Result<Self, IndexState>> {
+        Ok(Self::open_with(dir, path, options, settings, |_| ())?.map(|(index, ())| index))
+    }
+
+    /// [`TermIndex::open`], running `work` on the index while another thread walks the root
+    /// to prove it current: the walk and the work overlap, and the work's result is handed
+    /// back only when the walk finds the index current (else it is dropped, and the state
+    /// says why). What a selection costs is then the longer of the two, not their sum.
+    pub fn open_with<R: Send>(
+        dir: &Path,
+        path: &Path,
+        options: &WalkOptions,
+        settings: &Settings,
+        work: impl FnOnce(&Self) -> R + Send,
+    ) -> io::Result<Result<(Self, R), IndexState>> {
         if !crate::marks::is_cache_dir(dir) {
             return Ok(Err(IndexState::Missing));
         }
         let settings = settings.clone().with_outline(true);
-        let cache = Cache::open(dir, path, &settings)?;
+        let cache = Cache::open_to_read(dir, path, &settings);
         let bytes = match std::fs::read(cache.index_path()) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Err(IndexState::Missing)),
@@ -365,11 +379,25 @@ impl TermIndex {
         let Some(index) = Self::parse(cache, bytes) else {
             return Ok(Err(IndexState::Broken));
         };
+        let (changed, out) = std::thread::scope(|scope| {
+            let check = scope.spawn(|| index.changed(path, options));
+            let out = work(&index);
+            let changed = check.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (changed, out)
+        });
+        Ok(match changed? {
+            0 => Ok((index, out)),
+            changed => Err(IndexState::Stale { changed }),
+        })
+    }
+
+    /// How many files differ between the walk of `path` and the index: edited or added, then
+    /// removed. (The walk's order is the index's: path order, so the same files are the same
+    /// chunk numbering.)
+    fn changed(&self, path: &Path, options: &WalkOptions) -> io::Result<usize> {
         let entries = walk_entries(path, options)?;
-        // Files edited or added, then files removed. (The walk's order is the index's: path
-        // order, so the same files are the same chunk numbering.)
         let known: HashMap<&str, &IndexedFile> =
-            index.meta.files.iter().map(|f| (f.rel.as_str(), f)).collect();
+            self.meta.files.iter().map(|f| (f.rel.as_str(), f)).collect();
         let mut changed = 0;
         let mut seen = 0;
         for input in &entries {
@@ -377,13 +405,12 @@ impl TermIndex {
                 seen += 1;
                 match &input.skip {
                     Some(_) => file.stat.is_none(),
-                    None => index.cache.stat(input).is_some_and(|s| Some(s) == file.stat),
+                    None => self.cache.stat(input).is_some_and(|s| Some(s) == file.stat),
                 }
             });
             changed += usize::from(!same);
         }
-        changed += index.meta.files.len() - seen;
-        Ok(if changed == 0 { Ok(index) } else { Err(IndexState::Stale { changed }) })
+        Ok(changed + self.meta.files.len() - seen)
     }
 
     fn parse(cache: Cache, bytes: Vec<u8>) -> Option<Self> {
@@ -666,12 +693,25 @@ mod tests {
         std::fs::write(root.path().join("tools/run.py"), "def other():\n    return 2\n").unwrap();
         let state = TermIndex::open(&index_dir, root.path(), &options, &settings()).unwrap();
         assert_eq!(state.unwrap_err(), IndexState::Stale { changed: 1 });
+        // Work done on a stale index while the walk checks it is never handed back.
+        let q = query("run", 4000);
+        let state = TermIndex::open_with(&index_dir, root.path(), &options, &settings(), |i| {
+            i.select(&q, Unit::Chars.sizer())
+        })
+        .unwrap();
+        assert_eq!(state.err(), Some(IndexState::Stale { changed: 1 }));
         std::fs::write(root.path().join("tools/new.py"), "X = 1\n").unwrap();
         let state = TermIndex::open(&index_dir, root.path(), &options, &settings()).unwrap();
         assert!(matches!(state.unwrap_err(), IndexState::Stale { changed } if changed >= 2));
         let report = index_root(root.path(), &options, &settings(), 1, &index_dir).unwrap();
         assert_eq!((report.files, report.reused, report.chunked, report.skipped), (6, 3, 2, 1));
-        assert!(TermIndex::open(&index_dir, root.path(), &options, &settings()).unwrap().is_ok());
+        let (_, selection) =
+            TermIndex::open_with(&index_dir, root.path(), &options, &settings(), |i| {
+                i.select(&q, Unit::Chars.sizer())
+            })
+            .unwrap()
+            .expect("current after the re-index");
+        assert!(selection.is_some_and(|s| !s.passages.is_empty()));
         // Other settings are another index.
         let other = Settings::new(ChunkConfig::new(500, Unit::Chars).unwrap());
         let state = TermIndex::open(&index_dir, root.path(), &options, &other).unwrap();
