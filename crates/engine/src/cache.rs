@@ -122,11 +122,12 @@ impl Cache {
         fs::create_dir_all(dir.join("stats"))?;
         let config = &settings.config;
         let fingerprint = format!(
-            "{SOURCE_ID}|{}|{}|{}|{}|{}|{}",
+            "{SOURCE_ID}|{}|{}|{}|{}|{:?}|{}|{}",
             config.budget(),
             config.unit_name(),
             config.overlap(),
             config.headers(),
+            config.cuts(),
             settings.max_file_size,
             settings.outline
         );
