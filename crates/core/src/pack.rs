@@ -34,7 +34,7 @@ const CHUNK_COST: u64 = 10_000;
 const CRUMB_COST: u64 = 6_000;
 /// Most the balance term can add to one chunk (an empty chunk).
 const BALANCE_COST: f64 = 1_000.0;
-/// With [`Cuts::Fill`], what an empty chunk costs (see [`lead_cost`]): filling a nearly full
+/// With [`Cuts::Fill`], what an empty chunk costs (see [`full_cost`]): filling a nearly full
 /// chunk a tenth more is worth about 400, a cut at a paragraph (300) rather than between
 /// items, not one inside a statement list (600).
 const FILL_COST: f64 = 2_000.0;
@@ -536,11 +536,11 @@ impl<'s, 't> Packer<'s, 't> {
                 if best[i] == u64::MAX {
                     continue;
                 }
-                let fill_cost = match self.config.cuts() {
+                let shape = match self.config.cuts() {
                     Cuts::Balanced => fill_cost(fill, chunk_room),
-                    Cuts::Fill => lead_cost(fill, chunk_room),
+                    Cuts::Fill => full_cost(fill, chunk_room),
                 };
-                let cost = best[i] + CHUNK_COST + cut + fill_cost;
+                let cost = best[i] + CHUNK_COST + cut + shape;
                 if cost < best[j] {
                     best[j] = cost;
                     prev[j] = i;
@@ -960,7 +960,7 @@ fn fill_cost(fill: usize, room: usize) -> u64 {
 /// and boundaries, the sum is least when every chunk is as full as it can be but one, which
 /// takes the rest (`[1.0, 1.0, 0.3]` costs less than `[1.0, 0.8, 0.5]`), wherever in the text
 /// the boundaries make that possible.
-fn lead_cost(fill: usize, room: usize) -> u64 {
+fn full_cost(fill: usize, room: usize) -> u64 {
     if room == 0 {
         return 0;
     }
@@ -1327,9 +1327,9 @@ mod tests {
     fn crumbs_cost_more_than_balance() {
         assert!(fill_cost(1, 100) > fill_cost(50, 100));
         assert_eq!(fill_cost(100, 100), 0);
-        assert!(lead_cost(1, 100) > lead_cost(50, 100), "a crumb costs most");
-        assert_eq!(lead_cost(100, 100), 0);
+        assert!(full_cost(1, 100) > full_cost(50, 100), "a crumb costs most");
+        assert_eq!(full_cost(100, 100), 0);
         // One full chunk and one of a third cost less than two of two thirds.
-        assert!(lead_cost(100, 100) + lead_cost(34, 100) < 2 * lead_cost(67, 100));
+        assert!(full_cost(100, 100) + full_cost(34, 100) < 2 * full_cost(67, 100));
     }
 }
