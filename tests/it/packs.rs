@@ -340,3 +340,56 @@ fn a_file_and_its_import_share_a_pack_when_they_fit() {
     assert_eq!(m["stats"]["directory_order"]["import_locality"], 0.0);
     assert!(packs(&m).len() as u64 <= m["stats"]["directory_order"]["packs"].as_u64().unwrap());
 }
+
+/// Members are the records `cleave chunk --budget MEMBER_BUDGET --cuts fill` writes (the
+/// manifest says which), the same ids; a file of several chunks has as many as
+/// `cleave chunk` gives it by default, but cut so that all of them but one are full.
+#[test]
+fn members_are_the_records_of_chunk_with_fill_cuts() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = fixture("code");
+    let out = dir.path().join("out");
+    let (err, code) = pack(&root, &out, &["--budget", "1000", "--unit", "chars"]);
+    assert_eq!(code, 0, "{err}");
+    let m = manifest(&out);
+    assert_eq!(m["run"]["member_cuts"], "fill");
+    let member_budget = m["run"]["member_budget"].as_u64().expect("member budget").to_string();
+    let records = |cuts: &str| -> Vec<Value> {
+        let (stdout, err, code) = crate::support::run(&[
+            root.to_str().unwrap(),
+            "--budget",
+            &member_budget,
+            "--cuts",
+            cuts,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let text = String::from_utf8(stdout).expect("UTF-8");
+        text.lines().map(|l| serde_json::from_str(l).expect("record")).collect()
+    };
+    let fill = records("fill");
+    let mut ids: Vec<&str> = fill.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let mut members: Vec<&str> = packs(&m)
+        .iter()
+        .flat_map(|p| p["members"].as_array().unwrap())
+        .map(|x| x["id"].as_str().unwrap())
+        .collect();
+    ids.sort_unstable();
+    members.sort_unstable();
+    assert_eq!(ids, members);
+    // Same count per file as balanced cuts, and some file is cut elsewhere.
+    let balanced = records("balanced");
+    let per_file = |rs: &[Value]| -> BTreeMap<String, usize> {
+        let mut n = BTreeMap::new();
+        for r in rs {
+            *n.entry(r["path"].as_str().unwrap().to_owned()).or_default() += 1;
+        }
+        n
+    };
+    assert_eq!(per_file(&fill), per_file(&balanced));
+    let cuts = |rs: &[Value]| -> Vec<(String, u64)> {
+        rs.iter()
+            .map(|r| (r["path"].as_str().unwrap().to_owned(), r["byte_end"].as_u64().unwrap()))
+            .collect()
+    };
+    assert_ne!(cuts(&fill), cuts(&balanced), "no file cut differently");
+}

@@ -82,6 +82,25 @@ pub enum UnitArg {
     Estimate,
 }
 
+/// Where text that needs several chunks is cut, on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CutsArg {
+    /// Chunks as even in size as the boundaries allow.
+    Balanced,
+    /// Every chunk but the last as full as the boundaries allow (as `cleave pack` cuts its
+    /// members).
+    Fill,
+}
+
+impl From<CutsArg> for cleave_engine::Cuts {
+    fn from(cuts: CutsArg) -> Self {
+        match cuts {
+            CutsArg::Balanced => Self::Balanced,
+            CutsArg::Fill => Self::Fill,
+        }
+    }
+}
+
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
@@ -122,6 +141,9 @@ pub struct ChunkArgs {
     /// Budget, unit, tokenizer, overlap, headers.
     #[command(flatten)]
     pub size: SizeArgs,
+    /// Where text that needs several chunks is cut.
+    #[arg(long, value_enum, default_value_t = CutsArg::Balanced)]
+    pub cuts: CutsArg,
     /// Output format on stdout (or in --output).
     #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
     pub format: FormatArg,

@@ -26,7 +26,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
     // temporaries left behind.
     remove_temporaries_on_signal();
     let started = Instant::now();
-    let config = args.size.config()?;
+    let config = args.size.config()?.with_cuts(args.cuts.into());
     let settings = Settings::new(config.clone()).with_max_file_size(args.walk.max_file_size);
     let threads = threads(args.threads);
 
@@ -125,6 +125,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
         unit: config.unit_name(),
         overlap: config.overlap(),
         headers: config.headers(),
+        cuts: config.cuts(),
         root: args.path.to_string_lossy().into_owned(),
     };
     printer.finish(&entries, &run)?;

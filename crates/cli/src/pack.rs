@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use cleave_engine::{
-    Chunk, FileEntry, FileResult, Outcome, Pack, PackOrder, PackStats, Packing, Part, Settings,
-    Summary, chunk_entries, member_budget, pack, walk,
+    Chunk, Cuts, FileEntry, FileResult, Outcome, Pack, PackOrder, PackStats, Packing, Part,
+    Settings, Summary, chunk_entries, member_budget, member_config, pack, walk,
 };
 use serde::Serialize;
 
@@ -25,7 +25,7 @@ pub fn run(args: &PackArgs) -> Result<ExitCode> {
     remove_temporaries_on_signal();
     let started = Instant::now();
     let pack_config = config(args.budget, args.unit, &args.tokenizer)?;
-    let member_config = config(member_budget(args.budget), args.unit, &args.tokenizer)
+    let member_config = member_config(&pack_config)
         .with_context(|| format!("--budget {}: too small for a pack with a frame", args.budget))?;
     let settings = Settings::new(member_config).with_max_file_size(args.walk.max_file_size);
     let threads = crate::chunk::threads(args.threads);
@@ -76,6 +76,10 @@ pub fn run(args: &PackArgs) -> Result<ExitCode> {
     let run = PackRun {
         budget: args.budget,
         member_budget: member_budget(args.budget),
+        member_cuts: match settings.config.cuts() {
+            Cuts::Balanced => "balanced",
+            Cuts::Fill => "fill",
+        },
         unit: pack_config.unit_name(),
         order: match order {
             PackOrder::Imports => "imports",
@@ -129,8 +133,11 @@ fn stats_line(stats: &PackStats, baseline: Option<&PackStats>) -> String {
 #[derive(Debug, Serialize)]
 struct PackRun {
     budget: usize,
-    /// The budget the members were chunked at (as by `cleave chunk --budget`).
+    /// The budget the members were chunked at, with `cuts` (as by `cleave chunk --budget
+    /// MEMBER_BUDGET --cuts fill`).
     member_budget: usize,
+    /// Where the members' files were cut: `fill`.
+    member_cuts: &'static str,
     unit: String,
     order: &'static str,
     root: String,

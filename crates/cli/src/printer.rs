@@ -12,7 +12,7 @@ use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 use cleave_engine::{
-    CachedFile, Chunk, Classification, ContentKind, FileEntry, FileResult, Part, Provenance,
+    CachedFile, Chunk, Classification, ContentKind, Cuts, FileEntry, FileResult, Part, Provenance,
     write_chunk,
 };
 use serde::Serialize;
@@ -31,8 +31,24 @@ pub struct RunInfo {
     pub overlap: usize,
     /// Whether headers were injected.
     pub headers: bool,
+    /// Where text that needs several chunks was cut: written only when not balanced (the
+    /// default), as `"fill"`.
+    #[serde(skip_serializing_if = "is_balanced", serialize_with = "cuts_name")]
+    pub cuts: Cuts,
     /// The PATH given.
     pub root: String,
+}
+
+fn is_balanced(cuts: &Cuts) -> bool {
+    *cuts == Cuts::Balanced
+}
+
+/// [`Cuts`] by its command-line name.
+fn cuts_name<S: serde::Serializer>(cuts: &Cuts, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match cuts {
+        Cuts::Balanced => "balanced",
+        Cuts::Fill => "fill",
+    })
 }
 
 /// An output mode.

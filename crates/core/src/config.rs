@@ -41,17 +41,31 @@ pub enum ConfigError {
 /// budget and a body that still holds several chars.
 const MIN_BUDGET_CHARS: usize = 8;
 
-/// How to chunk: the budget, the sizer that counts it, overlap and whether headers are
-/// injected.
+/// Where the packer cuts text that needs several chunks, among the cuts that give the fewest
+/// chunks at the strongest boundaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Cuts {
+    /// Chunks as even in size as the boundaries allow: what `cleave chunk` writes.
+    #[default]
+    Balanced,
+    /// Chunks as full as the boundaries allow but one, which takes the rest (never a crumb),
+    /// wherever the boundaries let it fill the others best: parts that fill packs, and a
+    /// remainder small enough to share a pack with other files. What packs ask for.
+    Fill,
+}
+
+/// How to chunk: the budget, the sizer that counts it, overlap, whether headers are injected,
+/// and where text that needs several chunks is cut.
 ///
-/// Two configurations are equal when budget, overlap and headers are, and their sizers have the
-/// same name ([`ChunkSizer::name`]).
+/// Two configurations are equal when budget, overlap, headers and cuts are, and their sizers
+/// have the same name ([`ChunkSizer::name`]).
 #[derive(Clone)]
 pub struct ChunkConfig {
     budget: usize,
     sizer: SizerChoice,
     overlap: usize,
     headers: bool,
+    cuts: Cuts,
 }
 
 /// A built-in unit (its sizer is a static) or a sizer brought by the caller.
@@ -80,12 +94,33 @@ impl ChunkConfig {
     }
 
     fn build(budget: usize, sizer: SizerChoice) -> Result<Self, ConfigError> {
-        let config = Self { budget, sizer, overlap: 0, headers: true };
-        let min = MIN_BUDGET_CHARS * config.sizer().max_char_size();
-        if budget < min {
-            return Err(ConfigError::BudgetTooSmall { budget, unit: config.unit_name(), min });
+        let config = Self { budget, sizer, overlap: 0, headers: true, cuts: Cuts::Balanced };
+        config.validated()
+    }
+
+    fn validated(self) -> Result<Self, ConfigError> {
+        let min = MIN_BUDGET_CHARS * self.sizer().max_char_size();
+        if self.budget < min {
+            return Err(ConfigError::BudgetTooSmall {
+                budget: self.budget,
+                unit: self.unit_name(),
+                min,
+            });
         }
-        Ok(config)
+        if self.overlap > 0 && self.overlap * 2 >= self.budget {
+            return Err(ConfigError::OverlapTooLarge {
+                overlap: self.overlap,
+                budget: self.budget,
+            });
+        }
+        Ok(self)
+    }
+
+    /// The same configuration with another budget (same sizer, overlap, headers and cuts),
+    /// validated again.
+    pub fn with_budget(mut self, budget: usize) -> Result<Self, ConfigError> {
+        self.budget = budget;
+        self.validated()
     }
 
     /// Repeats up to `overlap` units of the previous chunk's end at the start of each chunk.
@@ -101,6 +136,12 @@ impl ChunkConfig {
     /// Turns context headers on or off.
     pub fn with_headers(mut self, headers: bool) -> Self {
         self.headers = headers;
+        self
+    }
+
+    /// Where text that needs several chunks is cut ([`Cuts::Balanced`] unless set).
+    pub fn with_cuts(mut self, cuts: Cuts) -> Self {
+        self.cuts = cuts;
         self
     }
 
@@ -141,6 +182,11 @@ impl ChunkConfig {
         self.headers
     }
 
+    /// Where text that needs several chunks is cut.
+    pub fn cuts(&self) -> Cuts {
+        self.cuts
+    }
+
     /// The most a header may take: a quarter of the budget, so bodies keep most of the room.
     pub fn header_cap(&self) -> usize {
         self.budget / 4
@@ -154,6 +200,7 @@ impl fmt::Debug for ChunkConfig {
             .field("sizer", &self.unit_name())
             .field("overlap", &self.overlap)
             .field("headers", &self.headers)
+            .field("cuts", &self.cuts)
             .finish()
     }
 }
@@ -163,6 +210,7 @@ impl PartialEq for ChunkConfig {
         self.budget == other.budget
             && self.overlap == other.overlap
             && self.headers == other.headers
+            && self.cuts == other.cuts
             && match (&self.sizer, &other.sizer) {
                 (SizerChoice::Unit(a), SizerChoice::Unit(b)) => a == b,
                 _ => self.unit_name() == other.unit_name(),
@@ -193,6 +241,24 @@ mod tests {
         assert!(cfg.clone().with_overlap(100).is_err());
         assert!(cfg.clone().with_overlap(50).is_err());
         assert_eq!(cfg.with_overlap(49).unwrap().overlap(), 49);
+    }
+
+    #[test]
+    fn another_budget_keeps_the_rest_and_is_validated_again() {
+        let cfg = ChunkConfig::new(400, Unit::Chars).unwrap().with_overlap(100).unwrap();
+        let cfg = cfg.with_headers(false).with_cuts(Cuts::Fill);
+        let smaller = cfg.clone().with_budget(300).unwrap();
+        assert_eq!((smaller.budget(), smaller.overlap()), (300, 100));
+        assert!(!smaller.headers());
+        assert_eq!(smaller.cuts(), Cuts::Fill);
+        assert_ne!(smaller, cfg);
+        assert_eq!(smaller.with_budget(400).unwrap(), cfg);
+        assert!(cfg.clone().with_budget(200).is_err(), "overlap not below half the budget");
+        assert!(cfg.with_budget(7).is_err());
+        assert_ne!(
+            ChunkConfig::new(400, Unit::Chars).unwrap(),
+            ChunkConfig::new(400, Unit::Chars).unwrap().with_cuts(Cuts::Fill)
+        );
     }
 
     /// A sizer of the caller's, saying nothing of itself but its size and name.

@@ -45,7 +45,7 @@ pub use atom::{
 };
 pub use check::{assert_invariants, check_chunks, check_invariants};
 pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, locate, provenance_tag};
-pub use config::{ChunkConfig, ConfigError};
+pub use config::{ChunkConfig, ConfigError, Cuts};
 #[cfg(feature = "hf-tokenizers")]
 pub use hf::HfTokenizer;
 pub use pack::{line_ranges, pack};

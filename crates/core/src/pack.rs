@@ -8,7 +8,8 @@
 //!    pieces tile the source, and every piece fits on its own.
 //! 2. **Segment.** Group consecutive pieces into chunks by dynamic programming over the piece
 //!    boundaries: fewest chunks first, then cuts at the strongest boundaries, then balanced
-//!    sizes, with a penalty on crumbs.
+//!    sizes ([`Cuts::Balanced`]) or full chunks and the rest in one ([`Cuts::Fill`]), with a
+//!    penalty on crumbs.
 //! 3. **Verify.** Render every header and measure every chunk exactly. Sizes come from one
 //!    prefix table per file ([`RangeSizes`]: a BPE count splits exactly at clean line starts),
 //!    so no text is tokenized twice; a piece's size is exact, but a chunk's pieces can still
@@ -20,7 +21,7 @@ use std::ops::Range;
 
 use crate::atom::{Atom, AtomKind, AtomTree, Boundary};
 use crate::chunk::{Chunk, Part, chunk_id};
-use crate::config::ChunkConfig;
+use crate::config::{ChunkConfig, Cuts};
 use crate::header::{self, HeaderFacts};
 use crate::ranges::RangeSizes;
 use crate::sizer::ChunkSizer;
@@ -33,6 +34,10 @@ const CHUNK_COST: u64 = 10_000;
 const CRUMB_COST: u64 = 6_000;
 /// Most the balance term can add to one chunk (an empty chunk).
 const BALANCE_COST: f64 = 1_000.0;
+/// With [`Cuts::Fill`], what an empty chunk costs (see [`full_cost`]): filling a nearly full
+/// chunk a tenth more is worth about 400, a cut at a paragraph (300) rather than between
+/// items, not one inside a statement list (600).
+const FILL_COST: f64 = 2_000.0;
 /// Widest look-back of the segmentation, in pieces.
 const MAX_WINDOW: usize = 2_048;
 /// Verify-and-repair rounds before the last resort (headerless, exact greedy split).
@@ -531,7 +536,11 @@ impl<'s, 't> Packer<'s, 't> {
                 if best[i] == u64::MAX {
                     continue;
                 }
-                let cost = best[i] + CHUNK_COST + cut + fill_cost(fill, chunk_room);
+                let shape = match self.config.cuts() {
+                    Cuts::Balanced => fill_cost(fill, chunk_room),
+                    Cuts::Fill => full_cost(fill, chunk_room),
+                };
+                let cost = best[i] + CHUNK_COST + cut + shape;
                 if cost < best[j] {
                     best[j] = cost;
                     prev[j] = i;
@@ -946,7 +955,23 @@ fn fill_cost(fill: usize, room: usize) -> u64 {
     cost
 }
 
-/// Indices `(first, end)` of the spans overlapping `range`.
+/// [`Cuts::Fill`]'s terms of one chunk's cost: `FILL_COST` times one less the square of its
+/// fill, and the crumb penalty. The square rewards full chunks most: among cuts of equal count
+/// and boundaries, the sum is least when every chunk is as full as it can be but one, which
+/// takes the rest (`[1.0, 1.0, 0.3]` costs less than `[1.0, 0.8, 0.5]`), wherever in the text
+/// the boundaries make that possible.
+fn full_cost(fill: usize, room: usize) -> u64 {
+    if room == 0 {
+        return 0;
+    }
+    let f = fill.min(room) as f64 / room as f64;
+    let mut cost = ((1.0 - f * f) * FILL_COST) as u64;
+    if fill * 20 < room {
+        cost += CRUMB_COST;
+    }
+    cost
+}
+
 /// The outermost protected atoms under `atom`, in order.
 fn protected_ranges(atom: &Atom, out: &mut Vec<Range<usize>>) {
     if atom.protected {
@@ -975,6 +1000,7 @@ fn ends_sentence(text: &str) -> bool {
     t.ends_with(['.', '!', '?'])
 }
 
+/// Indices `(first, end)` of the spans overlapping `range`.
 fn overlapping(spans: &[Span], range: &Range<usize>) -> (usize, usize) {
     let first = spans.partition_point(|s| s.range.end <= range.start);
     let end = spans.partition_point(|s| s.range.start < range.end);
@@ -1195,9 +1221,115 @@ mod tests {
         }
     }
 
+    /// Blocks of 4 to 16 words between blank lines, `n` of them.
+    fn blocks_text(n: usize) -> String {
+        (0..n)
+            .map(|i| {
+                let words = 4 + (i * 7) % 13;
+                let body: String = (0..words).map(|w| format!("w{i}x{w} ")).collect();
+                format!("{}\n\n", body.trim_end())
+            })
+            .collect()
+    }
+
+    fn pack_with(text: &str, budget: usize, unit: crate::Unit, cuts: Cuts) -> Vec<Chunk> {
+        use crate::{ContentKind, atomize_blocks, check_invariants};
+        let tree = atomize_blocks(text, "text", ContentKind::Prose);
+        let source = Source::new("notes.txt", text);
+        let config = ChunkConfig::new(budget, unit).unwrap().with_cuts(cuts);
+        let chunks = pack(&source, &tree, &config);
+        let errors = check_invariants(&source, &tree, &chunks, &config);
+        assert!(errors.is_empty(), "{cuts:?} {unit}: {}", errors.join("\n"));
+        chunks
+    }
+
+    /// `Cuts::Fill` gives as many chunks as `Cuts::Balanced` and keeps every invariant; all
+    /// its chunks but one are nearly full (a block is at most a quarter of the budget), and
+    /// that one is smaller than any balanced chunk, but not a crumb.
+    #[test]
+    fn fill_cuts_fill_all_chunks_but_one_and_keep_every_invariant() {
+        use crate::{Tokenizer, Unit};
+        for n in [20, 33, 61, 97] {
+            let text = blocks_text(n);
+            for (unit, budget) in [(Unit::Chars, 600), (Unit::Tokens(Tokenizer::O200k), 500)] {
+                let balanced = pack_with(&text, budget, unit, Cuts::Balanced);
+                let fill = pack_with(&text, budget, unit, Cuts::Fill);
+                let at = format!("{n} blocks, {unit} {budget}");
+                assert!(balanced.len() > 1, "{at}: one chunk");
+                assert_eq!(fill.len(), balanced.len(), "{at}: same count");
+                let sizes: Vec<usize> = fill.iter().map(|c| c.tokens).collect();
+                let short = sizes.iter().filter(|&&s| s * 10 < budget * 7).count();
+                assert!(short <= 1, "{at}: {sizes:?}");
+                let smallest = *sizes.iter().min().unwrap();
+                let even = balanced.iter().map(|c| c.tokens).min().unwrap();
+                assert!(smallest < even, "{at}: {sizes:?}, balanced smallest {even}");
+                assert!(smallest * 20 >= budget, "{at}: a crumb in {sizes:?}");
+            }
+        }
+    }
+
+    /// An atom too large for the budget (an impl of 60 statements) under `Cuts::Fill`: its
+    /// parts fill their chunks but one, each names its part and scope, every invariant holds.
+    #[test]
+    fn fill_cuts_of_an_opened_atom_keep_parts_and_headers() {
+        use crate::atom::AtomLabel;
+        use crate::{CommentStyle, ContentKind, Unit, check_invariants};
+        let mut text = String::from("impl Foo {\n");
+        let open_len = text.len();
+        let mut children = vec![Atom::gap(0..open_len)];
+        for i in 0..60 {
+            let start = text.len();
+            text.push_str(&format!("    let x{i} = compute({i}, {});\n", i * 37 % 101));
+            children.push(
+                Atom::new(AtomKind::Block, start..text.len()).with_boundary(Boundary::Statement),
+            );
+        }
+        let close = text.len();
+        text.push_str("}\n");
+        children.push(Atom::gap(close..text.len()));
+        let item = Atom::new(AtomKind::Symbol, 0..text.len())
+            .with_scope(true)
+            .with_label(AtomLabel {
+                label: "impl Foo".into(),
+                name: Some("Foo".into()),
+                signature: Some("impl Foo".into()),
+            })
+            .with_children(children);
+        let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![item]);
+        let mut tree = AtomTree::new("rust", ContentKind::Code, root);
+        tree.comment = CommentStyle::line("//");
+        let source = Source::new("src/foo.rs", &text);
+        for budget in [400, 700, 1000] {
+            let balanced = ChunkConfig::new(budget, Unit::Chars).unwrap();
+            let fill = balanced.clone().with_cuts(Cuts::Fill);
+            let even = pack(&source, &tree, &balanced);
+            let chunks = pack(&source, &tree, &fill);
+            assert!(check_invariants(&source, &tree, &chunks, &fill).is_empty());
+            let n = chunks.len();
+            assert_eq!(n, even.len(), "budget {budget}");
+            for (k, c) in chunks.iter().enumerate() {
+                let part = c.part.as_ref().map(|p| (p.index, p.count));
+                assert_eq!(part, Some((k + 1, n)), "budget {budget}");
+                if k > 0 {
+                    assert!(c.header.contains(&format!("(part {}/{n})", k + 1)), "{}", c.header);
+                }
+            }
+            // A statement line is 30 to 32 chars; headers differ by a few.
+            let sizes: Vec<usize> = chunks.iter().map(|c| c.tokens).collect();
+            let short = sizes.iter().filter(|&&s| s + 48 <= budget).count();
+            assert!(short <= 1, "budget {budget}: {sizes:?}");
+            let smallest = *sizes.iter().min().unwrap();
+            assert!(smallest < even.iter().map(|c| c.tokens).min().unwrap(), "budget {budget}");
+        }
+    }
+
     #[test]
     fn crumbs_cost_more_than_balance() {
         assert!(fill_cost(1, 100) > fill_cost(50, 100));
         assert_eq!(fill_cost(100, 100), 0);
+        assert!(full_cost(1, 100) > full_cost(50, 100), "a crumb costs most");
+        assert_eq!(full_cost(100, 100), 0);
+        // One full chunk and one of a third cost less than two of two thirds.
+        assert!(full_cost(100, 100) + full_cost(34, 100) < 2 * full_cost(67, 100));
     }
 }

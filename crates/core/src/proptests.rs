@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use crate::atom::{Atom, AtomKind, AtomLabel, AtomTree, Boundary, CommentStyle, ContentKind};
 use crate::check::check_invariants;
-use crate::config::ChunkConfig;
+use crate::config::{ChunkConfig, Cuts};
 use crate::pack::pack;
 use crate::plain::atomize_blocks;
 use crate::sizer::{Tokenizer, Unit};
@@ -124,6 +124,7 @@ proptest! {
         overlap_pct in prop_oneof![3 => Just(0usize), 1 => 1usize..40],
         headers in any::<bool>(),
         context in any::<bool>(),
+        fill in any::<bool>(),
     ) {
         let root = random_tree(&text, &seeds);
         let mut tree = AtomTree::new("test", ContentKind::Code, root);
@@ -132,7 +133,8 @@ proptest! {
             tree.context = vec!["use std::io; use crate::db::Pool;".to_owned()];
         }
         let source = Source::new("src/some/path.rs", &text);
-        let config = config(budget, unit, overlap_pct, headers);
+        let cuts = if fill { Cuts::Fill } else { Cuts::Balanced };
+        let config = config(budget, unit, overlap_pct, headers).with_cuts(cuts);
         let chunks = pack(&source, &tree, &config);
         let errors = check_invariants(&source, &tree, &chunks, &config);
         let summary: Vec<String> = chunks.iter().map(|c| format!("{}..{} size {} header {:?}", c.byte_start, c.byte_end, c.tokens, c.header)).collect();

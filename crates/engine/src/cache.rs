@@ -139,11 +139,12 @@ impl Cache {
     fn at(dir: &Path, root: &Path, settings: &Settings) -> Self {
         let config = &settings.config;
         let fingerprint = format!(
-            "{SOURCE_ID}|{}|{}|{}|{}|{}|{}",
+            "{SOURCE_ID}|{}|{}|{}|{}|{:?}|{}|{}",
             config.budget(),
             config.unit_name(),
             config.overlap(),
             config.headers(),
+            config.cuts(),
             settings.max_file_size,
             settings.outline
         );

@@ -49,8 +49,8 @@ pub use cleave_code::{Language, languages};
 #[cfg(feature = "hf-tokenizers")]
 pub use cleave_core::HfTokenizer;
 pub use cleave_core::{
-    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, PageLabel, Part,
-    Provenance, Source, Tokenizer, Unit, check_chunks, check_invariants,
+    Chunk, ChunkConfig, ChunkSizer, Classification, ConfigError, ContentKind, Cuts, PageLabel,
+    Part, Provenance, Source, Tokenizer, Unit, check_chunks, check_invariants,
 };
 pub use decode::{Decoded, Encoding, decode};
 pub use detect::{Kind, detect, header_in_text};
@@ -67,7 +67,7 @@ pub use outcome::{Outcome, Skip};
 pub use outline::{OutlineEntry, outline};
 pub use packs::{
     ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve,
-    member_budget, pack,
+    member_budget, member_config, pack,
 };
 pub use pipeline::{Plan, run_ordered};
 pub use read::{read_input, read_path};

@@ -28,8 +28,10 @@
 //! relations of each file.
 //!
 //! A file of several chunks keeps its chunks in order across packs: a pack holds consecutive
-//! chunks of such files, at most one file's leading chunks (a head) and one file's closing
-//! chunks (a tail), the tail's file first in the order, or one file's middle chunks alone.
+//! chunks of such files: at most one file's leading chunks (a head) and one file's closing
+//! chunks (a tail), the tail's file first in the order; or heads only, or tails only (the
+//! small parts of several files together: such a pack has no pack before it, or none after
+//! it, along the chunks of a file); or one file's middle chunks alone.
 //! Along "chunk i before chunk i + 1" a pack's head is the next pack's tail, so the tails'
 //! positions rise along any path: no cycle, and the packs are ordered along those chains by
 //! Kahn's algorithm, by each pack's first member in the import order otherwise. Such a file
@@ -197,32 +199,28 @@ impl<'a> State<'a> {
 
     /// Whether a pack holding these chunk ranges of files of several chunks keeps the packs
     /// orderable: at most one file's leading chunks (a head) and one file's closing chunks (a
-    /// tail), the tail's file before the head's in the order, or one file's middle chunks
-    /// alone; whole files do not count. Along the "chunk before next chunk" relation a pack's
-    /// head is the next pack's tail, so the tails' positions rise along any path: no cycle.
+    /// tail), the tail's file before the head's in the order; or any number of heads and no
+    /// tail; or any number of tails and no head; or one file's middle chunks alone. Whole
+    /// files do not count. Along the "chunk before next chunk" relation a pack of heads only
+    /// has no pack before it and a pack of tails only none after it, so neither lies on a
+    /// cycle; through the others a pack's head is the next pack's tail, so the tails'
+    /// positions rise along any path: no cycle.
     fn orderable(&self, list: &[(usize, usize, usize)]) -> bool {
-        let (mut head, mut tail, mut middle) = (None, None, 0);
+        let (mut heads, mut tails, mut middle) = (Vec::new(), Vec::new(), 0);
         for &(f, lo, hi) in list {
             let last = self.count[f] - 1;
             match (lo == 0, hi == last) {
                 (true, true) => {}
-                (false, true) => {
-                    if tail.replace(f).is_some() {
-                        return false;
-                    }
-                }
-                (true, false) => {
-                    if head.replace(f).is_some() {
-                        return false;
-                    }
-                }
+                (false, true) => tails.push(f),
+                (true, false) => heads.push(f),
                 (false, false) => middle += 1,
             }
         }
-        match (head, tail) {
-            _ if middle > 0 => middle == 1 && head.is_none() && tail.is_none(),
-            (Some(h), Some(t)) => t < h,
-            _ => true,
+        match (heads.as_slice(), tails.as_slice()) {
+            _ if middle > 0 => middle == 1 && heads.is_empty() && tails.is_empty(),
+            ([h], [t]) => t < h,
+            (_, []) | ([], _) => true,
+            _ => false,
         }
     }
 
@@ -943,5 +941,34 @@ mod tests {
         }
         let sizes: Vec<usize> = it.iter().map(|x| x.size).collect();
         assert_eq!(packs.len(), lower_bound_l2(&sizes, 100));
+    }
+
+    /// Files cut into a full part and a small one (as `Cuts::Fill` cuts them): the small
+    /// closing parts of several files share one pack, and so do small leading parts; each
+    /// file's chunks stay in order.
+    #[test]
+    fn small_parts_of_several_files_share_a_pack() {
+        for small_first in [false, true] {
+            let mut it = Vec::new();
+            for f in 0..3 {
+                let (a, b) = if small_first { (25, 95) } else { (95, 25) };
+                it.push(Piece { file: f, chunk: 0, size: a });
+                it.push(Piece { file: f, chunk: 1, size: b });
+            }
+            let adj = vec![Vec::new(); 3];
+            let p = Problem { pieces: &it, adj: &adj, room: 100, crumb: 5, seed: &[] };
+            let packs = pack(&p);
+            assert_eq!(packs.len(), 4, "{packs:?}");
+            let sizes: Vec<usize> = it.iter().map(|x| x.size).collect();
+            assert_eq!(packs.len(), lower_bound_l2(&sizes, 100));
+            let mut last = [None; 3];
+            for bin in &packs {
+                for &x in bin {
+                    let piece = it[x];
+                    assert!(last[piece.file].is_none_or(|c| c + 1 == piece.chunk), "{packs:?}");
+                    last[piece.file] = Some(piece.chunk);
+                }
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@ mod plan;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cleave_core::{Chunk, ChunkConfig};
+use cleave_core::{Chunk, ChunkConfig, ConfigError, Cuts};
 
 pub use graph::ImportGraph;
 
@@ -49,6 +49,16 @@ pub fn frame_reserve(budget: usize) -> usize {
 /// The budget the members are chunked at, so that any one chunk and a frame fit a pack.
 pub fn member_budget(budget: usize) -> usize {
     budget - frame_reserve(budget)
+}
+
+/// The configuration the members of packs of `config` are chunked at: the same sizer and
+/// options at [`member_budget`], cut with [`Cuts::Fill`]: a file too large for one chunk
+/// becomes parts that fill their packs and one small part that can share a pack with
+/// related files, where balanced parts (two of six tenths for a file of 1.2 budgets) could
+/// share a pack with nothing but small files. Only the cut points change, not the number of
+/// chunks; every chunk keeps every invariant of `cleave chunk`'s.
+pub fn member_config(config: &ChunkConfig) -> Result<ChunkConfig, ConfigError> {
+    Ok(config.clone().with_budget(member_budget(config.budget()))?.with_cuts(Cuts::Fill))
 }
 
 /// One pack.
@@ -136,7 +146,7 @@ pub struct Packing {
 }
 
 /// Packs the chunks of `files` (one run's results in path order, chunked at
-/// [`member_budget`]) into packs of at most `config.budget()` units.
+/// [`member_config`]) into packs of at most `config.budget()` units.
 pub fn pack(files: &[FileResult], config: &ChunkConfig, mode: PackOrder) -> Packing {
     let budget = config.budget();
     let sizer = config.sizer();
@@ -627,28 +637,35 @@ mod tests {
     use crate::tree::chunk_bytes;
 
     fn run(sources: &[(&str, String)], budget: usize, unit: Unit) -> (Vec<FileResult>, Packing) {
-        let member = ChunkConfig::new(member_budget(budget), unit).expect("member config");
+        let config = ChunkConfig::new(budget, unit).expect("config");
+        run_with(sources, &config, member_config(&config).expect("member config"))
+    }
+
+    /// Chunks `sources` at `member` and packs them under `config`.
+    fn run_with(
+        sources: &[(&str, String)],
+        config: &ChunkConfig,
+        member: ChunkConfig,
+    ) -> (Vec<FileResult>, Packing) {
         let settings = Settings::new(member);
         let files: Vec<FileResult> = sources
             .iter()
             .map(|(rel, text)| chunk_bytes(rel, text.clone().into_bytes(), &settings))
             .collect();
-        let config = ChunkConfig::new(budget, unit).expect("config");
-        let packing = pack(&files, &config, PackOrder::Imports);
+        let packing = pack(&files, config, PackOrder::Imports);
         (files, packing)
     }
 
+    fn module(name: &str, import: &str, n: usize) -> String {
+        let body: String = (0..n)
+            .map(|i| {
+                format!("def {name}_{i}(x):\n    \"\"\"Adds {i}.\"\"\"\n    return x + {i}\n\n\n")
+            })
+            .collect();
+        format!("{import}\n\n\n{body}")
+    }
+
     fn sources() -> Vec<(&'static str, String)> {
-        let module = |name: &str, import: &str, n: usize| {
-            let body: String = (0..n)
-                .map(|i| {
-                    format!(
-                        "def {name}_{i}(x):\n    \"\"\"Adds {i}.\"\"\"\n    return x + {i}\n\n\n"
-                    )
-                })
-                .collect();
-            format!("{import}\n\n\n{body}")
-        };
         vec![
             ("pkg/__init__.py", "from .core import run\n".to_owned()),
             ("pkg/core.py", module("core", "from pkg.util import helper", 40)),
@@ -683,6 +700,41 @@ mod tests {
             }
             assert_eq!(packing.stats.members, files.iter().map(|f| f.chunks.len()).sum::<usize>());
             assert!(packing.stats.packs >= packing.stats.lower_bound);
+        }
+    }
+
+    /// Four modules of about 1.25 member budgets: balanced members are two parts of about
+    /// 0.63 each, no two of which share a pack (8 packs); members cut to fill (the packs'
+    /// own) are a full part and a small one each, the small ones sharing packs.
+    #[test]
+    fn members_cut_to_fill_take_fewer_packs() {
+        let sources: Vec<(&str, String)> = ["a", "b", "c", "d"]
+            .iter()
+            .zip(["pkg/a.py", "pkg/b.py", "pkg/c.py", "pkg/d.py"])
+            .map(|(name, rel)| (rel, module(name, "import os", 35)))
+            .collect();
+        let config = ChunkConfig::new(1500, Unit::Chars).expect("config");
+        let balanced = ChunkConfig::new(member_budget(1500), Unit::Chars).expect("balanced");
+        let (even_files, even) = run_with(&sources, &config, balanced);
+        let (files, fill) = run_with(&sources, &config, member_config(&config).expect("fill"));
+        for f in even_files.iter().chain(&files) {
+            assert_eq!(f.chunks.len(), 2, "{}", f.rel);
+        }
+        for p in &fill.packs {
+            assert!(p.size <= 1500, "{}", p.size);
+        }
+        assert_eq!(even.stats.packs, 8);
+        assert!(fill.stats.packs <= 6, "{} packs", fill.stats.packs);
+        assert!(fill.stats.l2_bound < even.stats.l2_bound);
+        // Each file's chunks in order across the packs, every byte once.
+        let mut rebuilt = vec![String::new(); files.len()];
+        for p in &fill.packs {
+            for m in &p.members {
+                rebuilt[m.file].push_str(&files[m.file].chunks[m.chunk].text);
+            }
+        }
+        for ((_, text), got) in sources.iter().zip(&rebuilt) {
+            assert_eq!(text, got);
         }
     }
 
