@@ -13,8 +13,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((opts, rest)) = Options::parse(data) else { return };
     let Some((&pick, rest)) = rest.split_first() else { return };
     let Some(text) = text(rest) else { return };
-    // Languages that are parsed: the others are blank-line blocks, the text target's work.
-    let langs: Vec<_> = languages().iter().filter(|l| l.has_grammar()).collect();
+    // Languages whose structure is found (a grammar or a scanner): the others are blank-line
+    // blocks, the text target's work.
+    let langs: Vec<_> = languages().iter().filter(|l| l.has_structure()).collect();
     let language = langs[usize::from(pick) % langs.len()];
     // Files over 256 KiB are parsed in sections, and generated items in runs of members; fuzz
     // inputs are a few KiB, so half of them use short sections to reach that code, whose atoms

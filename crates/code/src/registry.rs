@@ -386,6 +386,12 @@ impl Language {
         matches!(self.grammar, Grammar::Scanner(_))
     }
 
+    /// Whether this build finds the structure of this language's files, by a grammar or a
+    /// scanner: otherwise they are blocks of lines.
+    pub fn has_structure(&self) -> bool {
+        self.has_grammar() || self.has_scanner()
+    }
+
     /// The scanner that atomizes this language's files, if it has one.
     pub(crate) fn scanner(&self) -> Option<Scanner> {
         match self.grammar {

@@ -545,8 +545,9 @@ impl Builder<'_, '_> {
         let Some(language) = (!lang.is_empty())
             .then(|| language_by_name(lang).or_else(|| language_for_path(&format!("x.{lang}"))))
             .flatten()
-            // A language without a grammar in this build would only give blocks of lines.
-            .filter(|l| l.has_grammar())
+            // A language without a grammar or a scanner in this build would only give blocks
+            // of lines.
+            .filter(|l| l.has_structure())
         else {
             return atom;
         };

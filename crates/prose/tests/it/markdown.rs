@@ -256,6 +256,47 @@ fn oversize_fence_splits_at_lines_and_says_so() {
 }
 
 #[test]
+fn sql_fences_open_at_statements_through_the_sql_scanner() {
+    // SQL has a scanner, not a grammar: a fence in it opens all the same, at statement ends,
+    // and a `;` inside a dollar-quoted body is no statement end.
+    let mut text = String::from("# Schema\n\n```sql\n");
+    text.push_str(
+        "CREATE TABLE users (\n  id bigint PRIMARY KEY,\n  name text NOT NULL\n);\n\n\
+         CREATE FUNCTION touch() RETURNS trigger AS $$\nBEGIN\n  NEW.at := now();\n  \
+         RETURN NEW;\nEND;\n$$ LANGUAGE plpgsql;\n\n",
+    );
+    for i in 0..12 {
+        text.push_str(&format!("INSERT INTO users (id, name) VALUES ({i}, 'user number {i}');\n"));
+    }
+    text.push_str("```\n\nAfter.\n");
+    let (tree, chunks) = chunk("schema.md", &text, 200, Unit::Chars);
+    let fence = labelled(&tree, "sql code block")[0];
+    assert!(!fence.children.is_empty(), "the SQL scanner opens the fence");
+    let function = text.find("CREATE FUNCTION").unwrap();
+    let function_end = text.find("LANGUAGE plpgsql;").unwrap() + "LANGUAGE plpgsql;".len();
+    let inside: Vec<&Chunk> = chunks
+        .iter()
+        .filter(|c| c.byte_start > fence.range.start && c.byte_start < fence.range.end)
+        .collect();
+    assert!(inside.len() >= 3, "{} chunks inside the fence", inside.len());
+    for c in &inside {
+        assert!(
+            c.byte_start <= function || c.byte_start >= function_end,
+            "a chunk starts inside the function: {:?}",
+            c.text
+        );
+        let line_start = c.byte_start == 0 || text.as_bytes()[c.byte_start - 1] == b'\n';
+        assert!(line_start, "a chunk starts mid-line: {:?}", c.text);
+    }
+    let labels: Vec<&str> = fence.children.iter().filter_map(|a| a.label_text()).collect();
+    assert!(
+        labels.iter().any(|l| l.contains("CREATE FUNCTION touch"))
+            && labels.iter().any(|l| l.contains("CREATE TABLE users")),
+        "statements are labelled in SQL's words: {labels:?}"
+    );
+}
+
+#[test]
 fn unterminated_regions_do_not_swallow_the_document() {
     let tree = atomize(UNTERMINATED);
     let sections: Vec<&str> = ["Notes", "Later section", "Deep"]
