@@ -249,7 +249,14 @@ static LANGUAGES: [Language; 25] = [
         grammar_file!("go"),
         pieces::C_LIKE,
     ),
-    lang("html", &["html", "htm", "xhtml"]).with_block_comment("<!--", "-->"),
+    lang("html", &["html", "htm", "xhtml"])
+        .with_grammar(
+            grammar!("lang-web", tree_sitter_html::LANGUAGE),
+            grammar_file!("html"),
+            pieces::PHP,
+        )
+        .with_block_comment("<!--", "-->")
+        .with_whole_parse(),
     lang("java", &["java"]).with_grammar(
         always(tree_sitter_java::LANGUAGE),
         grammar_file!("java"),
