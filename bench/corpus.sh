@@ -272,6 +272,25 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
                 -name '*.sql' -printf '%p\0'; }) | copy_capped "$unz" "$dest"
         manifest "$dest" "Debian $(deb_versions "${SQL_DEBS[@]}"), **/*.sql (PostGIS: contrib/ only)"
         ;;
+    html)
+        # HTML as source (the `html` row, not the document decoder): Django's templates (admin
+        # pages with <header>, <nav>, <main> and template tags) and the PostgreSQL manual's
+        # generated pages.
+        local tgz="$dl/django-$DJANGO.tar.gz" unz="$dl/django" pg="$dl/html"
+        if [[ ! -f "$tgz" ]]; then
+            python3 -m pip download --quiet --no-deps --no-binary=:all: "django==$DJANGO" -d "$dl"
+        fi
+        if [[ ! -d "$unz/django-$DJANGO" ]]; then
+            rm -rf "$unz" && mkdir -p "$unz" && tar -xzf "$tgz" -C "$unz"
+        fi
+        [[ -d "$pg" ]] || deb_unpack "$pg" postgresql-doc-15
+        mkdir -p "$dl/html-both"
+        ln -sfn "$unz/django-$DJANGO/django" "$dl/html-both/django"
+        ln -sfn "$pg/usr/share/doc/postgresql-doc-15/html" "$dl/html-both/postgresql"
+        (cd "$dl/html-both" && find -L django postgresql -name '*.html' -print0) |
+            copy_capped "$dl/html-both" "$dest"
+        manifest "$dest" "PyPI django==$DJANGO sdist django/**/*.html; Debian postgresql-doc-15 $(deb_versions postgresql-doc-15) html/*.html"
+        ;;
     css | vue | svelte)
         local unz="$dl/web" pkgs
         case "$lang" in
@@ -286,7 +305,7 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         manifest "$dest" "npm ${pkgs[*]}, **/*.$lang"
         ;;
     *)
-        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte, sql)" >&2
+        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte, sql, html)" >&2
         exit 2
         ;;
     esac

@@ -301,6 +301,43 @@ fn html_is_read_as_markdown_with_its_headings_as_sections() {
     }
 }
 
+/// A template or a fragment of a web project is source, not a page: chunked byte for byte with
+/// tree-sitter-html, its landmarks as scopes and its script parsed as JavaScript.
+#[test]
+fn html_templates_and_fragments_are_chunked_as_source() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let template = "{% extends \"base.html\" %}\n{% block content %}\n<main id=\"content\">\n\
+                    <section class=\"results\">\n  <h2>{{ title }}</h2>\n"
+        .to_owned()
+        + &"  <p>One of the results of the search, with its summary and a link.</p>\n".repeat(8)
+        + "</section>\n</main>\n<script>\nfunction track(id) {\n  return id;\n}\n</script>\n\
+           {% endblock %}\n";
+    fs::write(dir.path().join("results.html"), &template).expect("write");
+    fs::write(dir.path().join("card.html"), "<div class=\"card\">\n  <slot></slot>\n</div>\n")
+        .expect("write");
+    let (out, err, code) =
+        run(&[dir.path().to_str().unwrap(), "--budget", "300", "--unit", "chars", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let chunks = parse_jsonl(&out);
+    let by = by_path(chunks);
+    for (path, text) in [("results.html", template.as_str()), ("card.html", "<div")] {
+        let parts = &by[path];
+        assert!(
+            parts
+                .iter()
+                .all(|c| c.language == "html" && c.kind == cleave_engine::ContentKind::Code),
+            "{path}"
+        );
+        let whole: String = parts.iter().map(|c| c.text.as_str()).collect();
+        assert!(whole.starts_with(text), "{path}: not its own bytes: {whole}");
+    }
+    let scopes: Vec<String> = by["results.html"].iter().map(|c| c.scope.join(" > ")).collect();
+    assert!(
+        scopes.iter().any(|s| s == "<main id=\"content\"> > <section class=\"results\">"),
+        "{scopes:?}"
+    );
+}
+
 /// Truncated, corrupt, encrypted and image-only PDFs end with a reason, the run goes on, and
 /// `verify` accepts a file that was skipped for a reason it re-derives.
 #[test]

@@ -32,22 +32,28 @@ pub struct Document {
     pub locations: Vec<(usize, PageLabel)>,
 }
 
-/// Decoders of binary document formats, by extension (sorted; a test checks it): the
-/// extension, the encoding it is recorded as, and the decoder.
+/// Decoders of document formats, by extension (sorted; a test checks it): the extension, the
+/// encoding it is recorded as, which files of that extension are documents (the others are
+/// read as text, by their name), and the decoder.
 type Decoder = fn(Vec<u8>) -> Result<Document, String>;
-const DOCUMENTS: &[(&str, Encoding, Decoder)] = &[
-    ("docx", Encoding::Docx, docx::decode),
+type Accepts = fn(&[u8]) -> bool;
+const DOCUMENTS: &[(&str, Encoding, Accepts, Decoder)] = &[
+    ("docx", Encoding::Docx, every_file, docx::decode),
     #[cfg(feature = "epub")]
-    ("epub", Encoding::Epub, epub::decode),
+    ("epub", Encoding::Epub, every_file, epub::decode),
     #[cfg(feature = "html")]
-    ("htm", Encoding::Html, html::decode),
+    ("htm", Encoding::Html, html::is_page, html::decode),
     #[cfg(feature = "html")]
-    ("html", Encoding::Html, html::decode),
+    ("html", Encoding::Html, html::is_page, html::decode),
     #[cfg(feature = "pdf")]
-    ("pdf", Encoding::Pdf, pdf::decode),
-    ("pptx", Encoding::Pptx, pptx::decode),
-    ("xlsx", Encoding::Xlsx, xlsx::decode),
+    ("pdf", Encoding::Pdf, every_file, pdf::decode),
+    ("pptx", Encoding::Pptx, every_file, pptx::decode),
+    ("xlsx", Encoding::Xlsx, every_file, xlsx::decode),
 ];
+
+fn every_file(_: &[u8]) -> bool {
+    true
+}
 
 /// Binary document formats whose decoder this build left out, with the cargo feature that
 /// brings it: such a file is skipped with a reason naming the feature, not called binary.
@@ -138,7 +144,9 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
         return Err(Skip::Empty);
     }
     let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-    if let Some((name, encoding, decoder)) = DOCUMENTS.iter().find(|(e, _, _)| *e == ext) {
+    if let Some((name, encoding, _, decoder)) =
+        DOCUMENTS.iter().find(|(e, _, accepts, _)| *e == ext && accepts(&bytes))
+    {
         // A decoder is code reading untrusted archives: a panic in it is a skip, not a crash.
         return match catch_unwind(AssertUnwindSafe(|| decoder(bytes))) {
             Ok(Ok(doc)) if doc.text.trim().is_empty() => Err(Skip::NoText(name)),

@@ -5,14 +5,48 @@
 //!
 //! Converting rather than chunking the source: a reader (or an LLM) asked about a page wants
 //! its text, not its markup, and the headings htmd writes are the sections the Markdown
-//! atomizer already knows. Byte-exact chunking of HTML as code (tree-sitter-html, for
-//! templates and web code) is another path, not this one.
+//! atomizer already knows. Only pages are converted ([`is_page`]): a template or a fragment
+//! of a web project is code, chunked byte-exact as HTML source (the `html` language row).
 
 use super::{Document, PageLabel};
 
 /// Elements whose content is no reading matter.
 const SKIPPED: &[&str] =
     &["script", "style", "nav", "noscript", "template", "head", "svg", "iframe", "object"];
+
+/// Markers of a template language (Django/Jinja `{% %}` and `{{ }}`, ERB/JSP/ASP `<% %>`,
+/// PHP): a file holding one is a template, source of a web project, not a page to read.
+const TEMPLATE_MARKERS: &[&[u8]] = &[b"{%", b"{{", b"<%", b"<?php"];
+
+/// Whether an `.html` file is a page to read, decoded to its text: it opens with a doctype or
+/// an `<html>` tag (after a byte-order mark, white space, comments and an XML declaration) and
+/// holds no template markup. Anything else (a template, a partial, a fragment) is chunked as
+/// HTML source, byte for byte: when in doubt, source, since it loses nothing.
+pub fn is_page(bytes: &[u8]) -> bool {
+    let mut rest = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    loop {
+        rest = rest.trim_ascii_start();
+        match skip_to(rest, b"<!--", b"-->").or_else(|| skip_to(rest, b"<?xml", b"?>")) {
+            Some(after) => rest = after,
+            None => break,
+        }
+    }
+    let head = &rest[..rest.len().min(16)];
+    let opens_page = head.len() >= 5
+        && (head.to_ascii_lowercase().starts_with(b"<!doctype html")
+            || head[..5].eq_ignore_ascii_case(b"<html"));
+    opens_page && !TEMPLATE_MARKERS.iter().any(|m| bytes.windows(m.len()).any(|w| w == *m))
+}
+
+/// What follows `open … close` at the start of `rest` (nothing when `close` never comes), or
+/// `None` when `rest` does not start with `open`.
+fn skip_to<'a>(rest: &'a [u8], open: &[u8], close: &[u8]) -> Option<&'a [u8]> {
+    let r = rest.strip_prefix(open)?;
+    Some(match r.windows(close.len()).position(|w| w == close) {
+        Some(at) => &r[at + close.len()..],
+        None => &r[r.len()..],
+    })
+}
 
 /// Decodes an HTML file (UTF-8; another encoding's bytes are replaced, not guessed at).
 pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
@@ -65,6 +99,25 @@ fn pre_as_fence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_are_decoded_templates_and_fragments_are_source() {
+        let page: &[u8] = b"<!DOCTYPE html>\n<html><body><h1>Guide</h1></body></html>\n";
+        assert!(is_page(page));
+        assert!(is_page(b"\xEF\xBB\xBF  <!-- generated -->\n<!doctype HTML><p>x</p>"));
+        assert!(is_page(b"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\">"));
+        assert!(is_page(b"<HTML lang=en><body>old</body></HTML>"));
+        // Templates, even of whole pages, and fragments are a web project's source.
+        assert!(!is_page(
+            b"{% extends \"base.html\" %}\n{% block content %}<p>x</p>{% endblock %}"
+        ));
+        assert!(!is_page(b"{% load static %}<!DOCTYPE html>\n<html></html>"));
+        assert!(!is_page(b"<!DOCTYPE html>\n<html><title>{{ .Title }}</title></html>"));
+        assert!(!is_page(b"<!DOCTYPE html>\n<html><% if user %><p>hi</p><% end %></html>"));
+        assert!(!is_page(b"<div class=\"card\">\n  <slot></slot>\n</div>\n"));
+        assert!(!is_page(b"<!-- unterminated"));
+        assert!(!is_page(b""));
+    }
 
     #[test]
     fn headings_code_tables_and_no_scripts() {
