@@ -31,7 +31,7 @@ bench-instructions *args:
 # instructions on 2 MB slices (SCALA_SRC must name a typelevel/cats checkout if bench/corpus/scala
 # is not built yet; see bench/corpus.sh).
 bench-languages:
-    SLICE_MB=2 NO_TOKENS=1 bash bench/instructions.sh c cpp bash csharp ruby php kotlin scala swift css vue svelte sql
+    SLICE_MB=2 NO_TOKENS=1 bash bench/instructions.sh c cpp bash csharp ruby php kotlin scala swift css vue svelte html sql
 
 # The parse-only ratio alone: parse-only and cleave timed alternately, least CPU of ROUNDS each.
 bench-interleaved *args:

@@ -21,6 +21,7 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
         "tsx" => tree_sitter_typescript::LANGUAGE_TSX.into(),
         "javascript" => tree_sitter_javascript::LANGUAGE.into(),
         "go" => tree_sitter_go::LANGUAGE.into(),
+        "html" => tree_sitter_html::LANGUAGE.into(),
         "java" => tree_sitter_java::LANGUAGE.into(),
         "bash" => tree_sitter_bash::LANGUAGE.into(),
         "c" => tree_sitter_c::LANGUAGE.into(),
@@ -43,8 +44,8 @@ pub fn grammar(language: &str) -> Option<tree_sitter::Language> {
 /// The parse-only floor of a single-file component (Vue, Svelte): the host parse, then each
 /// `<script>` and `<style>` body parsed on its own with the grammar its `lang` attribute names
 /// (else JavaScript and CSS), as cleave's injections parse them; a language without a grammar
-/// here (`lang="scss"`) is not parsed, as cleave leaves it a plain scope. Only the elements at
-/// the top of the document are looked at (where components keep them). Returns whether any
+/// here (`lang="scss"`) is not parsed, as cleave leaves it a plain scope. Components' elements
+/// are looked for at the top of the document, a page's (HTML) at any depth. Returns whether any
 /// of the trees holds an error.
 pub fn parse_with_injections(
     parser: &mut tree_sitter::Parser,
@@ -56,12 +57,24 @@ pub fn parse_with_injections(
     let root = tree.root_node();
     let mut errors = root.has_error();
     let mut bodies = Vec::new();
-    let mut cursor = root.walk();
-    for element in root.named_children(&mut cursor) {
+    // Components keep their scripts and styles at the top; a page (HTML) anywhere in it.
+    let mut elements = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "script_element" | "style_element" => elements.push(child),
+                _ if language == "html" => stack.push(child),
+                _ => {}
+            }
+        }
+    }
+    elements.sort_by_key(|e| e.start_byte());
+    for element in elements {
         let default = match element.kind() {
             "script_element" => "javascript",
-            "style_element" => "css",
-            _ => continue,
+            _ => "css",
         };
         let mut inner = element.walk();
         let (mut lang, mut body) = (default, None);
@@ -83,7 +96,6 @@ pub fn parse_with_injections(
             bodies.push((lang, body));
         }
     }
-    drop(cursor);
     drop(tree);
     for (lang, body) in bodies {
         let Some(g) = grammar(lang) else { continue };

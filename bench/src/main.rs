@@ -118,7 +118,7 @@ fn read(file: &CorpusFile) -> Option<String> {
 
 /// The baseline: read and parse every file with tree-sitter, nothing else, as cleave parses
 /// it (`cleave_code::parse_only`: files over 256 KiB in the same sections; Vue and Svelte
-/// components with their `<script>` and `<style>` bodies parsed too, see
+/// components and HTML with their `<script>` and `<style>` bodies parsed too, see
 /// `parse_with_injections`). One parser per worker thread, as cleave keeps one
 /// `ParseContext` per thread.
 fn run_parse(files: &[CorpusFile]) -> Tally {
@@ -129,7 +129,7 @@ fn run_parse(files: &[CorpusFile]) -> Tally {
             |(ctx, parser), file| {
                 let Some(text) = read(file) else { return Tally::default() };
                 let errors = match file.language.name {
-                    "vue" | "svelte" => {
+                    "vue" | "svelte" | "html" => {
                         cleave_bench::parse_with_injections(parser, file.language.name, &text)
                     }
                     _ => cleave_code::parse_only(file.language, &text, ctx),
