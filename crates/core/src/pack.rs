@@ -460,13 +460,20 @@ impl<'s, 't> Packer<'s, 't> {
             // (`-->\n/`). Measured alone, such a chunk came out a token over and its repair
             // left a one-char crumb.
             let (tail, tail_size) = self.header_tail(scope);
-            let end = if self.additive || tail.is_empty() {
-                longest_fit(text, start, range.end, room, |r| self.ranges.size(r))
-            } else {
-                longest_fit(text, start, range.end, room, |r| {
+            let fit = |r: Range<usize>| {
+                if self.additive || tail.is_empty() {
+                    self.ranges.size(r)
+                } else {
                     self.ranges.size_after(&tail, r).saturating_sub(tail_size)
-                })
+                }
             };
+            let mut end = longest_fit(text, start, range.end, room, fit);
+            if end < range.end {
+                // Minified code, a long path: cut where a token ends, not inside a name.
+                end = token_cut(text, start, end)
+                    .filter(|&cut| fit(start..cut) <= room)
+                    .unwrap_or(end);
+            }
             let size = self.size(start..end);
             let b = if first { boundary } else { Boundary::Char };
             self.pieces.push(Piece {
@@ -1021,6 +1028,21 @@ pub fn line_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     out
 }
 
+/// Where to cut a run of text without white space (minified code, a long URL) that must be
+/// cut before `end`: the last place in the second half of `start..end` after a `;` or `}` (a
+/// statement or rule ends), else after a `,`, else between a name's char (alphanumeric or
+/// `_`) and another char. `None` when there is none of these: the cut stays where the budget
+/// puts it.
+fn token_cut(text: &str, start: usize, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut cuts = (start + (end - start) / 2).max(start + 1)..end;
+    let after = |ends: &[u8]| cuts.clone().rev().find(|&p| ends.contains(&bytes[p - 1]));
+    let name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    after(b";}").or_else(|| after(b",")).or_else(|| {
+        cuts.rfind(|&p| text.is_char_boundary(p) && name(bytes[p - 1]) != name(bytes[p]))
+    })
+}
+
 /// Words of `range`, each with the whitespace after it.
 fn split_words(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
@@ -1163,6 +1185,38 @@ mod tests {
         assert_eq!(&text[..end], "é");
         let end = longest_fit(text, 0, text.len(), 1, sizer);
         assert_eq!(&text[..end], "é", "at least one char");
+    }
+
+    #[test]
+    fn runs_without_white_space_are_cut_where_tokens_end() {
+        let css = ".a{color:red;margin:0}.b{padding:var(--bulma-primary-base)}";
+        // After a `;`, `}` or `,` in the second half of what fits.
+        assert_eq!(token_cut(css, 0, 30).map(|c| &css[..c]), Some(".a{color:red;margin:0}"));
+        // Else between a name and punctuation, never inside a name.
+        let path = "aaaaaaaaaa/bbbbbbbbbbbbbbbbbbbbbbbbbb";
+        assert_eq!(token_cut(path, 0, 20), Some(11));
+        assert_eq!(token_cut("abcdefghij", 0, 8), None, "nothing to cut at: the budget decides");
+        // A cut in the first half would leave a short piece: the budget decides there too.
+        assert_eq!(token_cut("x;yyyyyyyyyyyy", 0, 12), None);
+    }
+
+    /// A minified stylesheet on one line: every chunk starts at a token's start.
+    #[test]
+    fn minified_code_is_not_cut_inside_names() {
+        use crate::{ContentKind, Unit, atomize_blocks, check_invariants};
+        let text: String = (0..400)
+            .map(|i| format!("--bulma-color-{i}:hsla(var(--bulma-primary-h),var(--s-{i}),1);"))
+            .collect();
+        let tree = atomize_blocks(&text, "css", ContentKind::Code);
+        let source = Source::new("bulma.min.css", &text);
+        let config = ChunkConfig::new(300, Unit::Chars).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        let violations = check_invariants(&source, &tree, &chunks, &config);
+        assert!(violations.is_empty(), "{violations:?}");
+        assert!(chunks.len() > 40);
+        for c in &chunks[1..] {
+            assert_eq!(&text[c.byte_start - 1..c.byte_start], ";", "{:?}", c.text);
+        }
     }
 
     #[test]
