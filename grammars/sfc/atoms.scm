@@ -1,9 +1,9 @@
-; Single-file components (Vue through tree-sitter-html, Svelte through tree-sitter-svelte-ng):
-; no language of its own, the patterns `vue` and `svelte` share. `<script>` and `<style>` are
-; injections: their text is parsed with the language their `lang` attribute names (a registry
-; name or extension: `ts`, `typescript`, `scss`), else with the one the capture names, and
-; their atoms tile the element, which is a scope labelled by its start tag
-; (`<script setup lang="ts">` > `class Foo` > `method bar`).
+; Single-file components (Vue through tree-sitter-html, Svelte through tree-sitter-svelte-ng) and
+; HTML source: no language of its own, the patterns `vue`, `svelte` and `html` share.
+; `<script>` and `<style>` are injections: their text is parsed with the language their `lang`
+; attribute names (a registry name or extension: `ts`, `typescript`, `scss`), else with the
+; one the capture names, and their atoms tile the element, which is a scope labelled by its
+; start tag (`<script setup lang="ts">` > `class Foo` > `method bar`).
 
 (comment) @comment
 
