@@ -18,13 +18,22 @@ Classes of a missing word (the first that fits):
   split      ASCII letters, found in the same page of cleave's view once spaces are removed
              (a word glued to its neighbour or cut in two: `ListofFigures`, `in terval`)
   lost       ASCII letters found nowhere on that page of cleave's view, even without spaces
-The document's `gram recall` (pdf_corpus.py) tells a spelling difference from a loss: it
-charges only missing or changed letters.
+Each document then gets a verdict from its 3-gram recall (pdf_corpus.py) and its character
+recall (the multiset of NFKC-folded letters and digits, order and spacing ignored):
+  A loss: ligatures    characters missing, most of them i/f/l (pdf_oxide 0.3.78 maps a Type 1
+                       glyph named `f_i` to `f` alone: fonts/font_dict.rs, "Priority 4")
+  B accents apart      characters missing, mostly accented letters (the accent comes out as a
+                       spacing mark beside its letter instead of composed with it)
+  C loss: symbols      other characters missing (under 99.5 %)
+  D spelling only      3-gram recall >= 98 %: the letters are there, in their lines
+  E order              every character there (>= 99.5 %) but 3-gram recall < 98 %: letters
+                       moved to other lines or interleaved (the TeX logo's lowered E, sub- and
+                       superscripts, form layouts, columns)
 """
 import collections, re, subprocess, sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from pdf_corpus import norm  # noqa: E402
+from pdf_corpus import fold, norm  # noqa: E402
 
 LIGS = ("ffi", "ffl", "ff", "fi", "fl", "ft", "tt", "ti", "th", "fj", "st", "ct")
 
@@ -71,7 +80,8 @@ def main():
     rows = [l.rstrip("\n").split("\t") for l in open(tsv)][1:]
     by_class = collections.Counter()
     words_by_class = collections.Counter()
-    print("recall\tgrams\tlatin\tcols\tpages\tmissing\tclass\tshares\tfile\texamples (lost/ligature)")
+    verdicts = collections.Counter()
+    print("recall\tgrams\tlatin\tchars\tcols\tpages\tmissing\tclass\tverdict\tshares\tfile\texamples (lost/ligature)\tcharacters missing")
     for r in rows:
         if r[3] in ("-", "0") or r[5] == "-" or float(r[3]) >= bar:
             continue
@@ -90,6 +100,24 @@ def main():
                 counts[c] += n
                 if c in ("lost", "ligature") and len(examples) < 6:
                     examples.append(w)
+        a = collections.Counter(c for c in fold("\n".join(pop)) if c.isalnum())
+        b = collections.Counter(c for c in fold("\n".join(view)) if c.isalnum())
+        chars = sum(min(v, b[k]) for k, v in a.items()) / max(sum(a.values()), 1)
+        lost_chars = (a - b).most_common(6)
+        lost = dict(lost_chars)
+        accents = sum(v for k, v in lost.items() if not k.isascii() and k.isalpha() and 0xC0 <= ord(k) <= 0x24F)
+        grams_r = float(r[11]) if len(r) > 11 else 0.0
+        if chars < 0.999 and lost.get("i", 0) + lost.get("f", 0) >= 20:
+            verdict = "A loss: ligatures"
+        elif chars < 0.999 and accents >= 5:
+            verdict = "B accents apart"
+        elif chars < 0.995:
+            verdict = "C loss: symbols"
+        elif grams_r >= 0.98:
+            verdict = "D spelling only"
+        else:
+            verdict = "E order"
+        verdicts[verdict] += 1
         total = sum(counts.values())
         top = counts.most_common(1)[0][0] if counts else "-"
         by_class[top] += 1
@@ -98,7 +126,8 @@ def main():
         name = path.rsplit("/", 1)[-1].replace("x_usr_share_doc_texlive-doc_", "")
         grams = r[11] if len(r) > 11 else "-"
         latin = r[12] if len(r) > 12 else "-"
-        print(f"{r[3]}\t{grams}\t{latin}\t{r[2]}\t{r[1]}\t{total}\t{top}\t{shares}\t{name}\t{' '.join(examples)}")
+        print(f"{r[3]}\t{grams}\t{latin}\t{chars:.4f}\t{r[2]}\t{r[1]}\t{total}\t{top}\t{verdict}\t{shares}\t{name}\t{' '.join(examples)}\t{lost_chars if chars < 0.999 else ''}")
+    print("documents by verdict: " + ", ".join(f"{c} {n}" for c, n in sorted(verdicts.items())))
     print("documents by main class: " + ", ".join(f"{c} {n}" for c, n in by_class.most_common()))
     print("missing words by class: " + ", ".join(f"{c} {n}" for c, n in words_by_class.most_common()))
 
