@@ -16,9 +16,19 @@ def line(name, rs):
     order = sum(float(r[4]) for r in rs) / n
     chunks = sum(int(r[5]) for r in rs)
     page_ok = sum(int(r[6]) for r in rs)
-    return (f"{name}: {n} PDFs, {pages} pages; word recall mean {100*mean:.1f} %, "
-            f"{at98}/{n} documents ≥ 98 %; reading-order similarity {order:.3f}; "
-            f"page correctness {page_ok}/{chunks} chunks = {100*page_ok/max(chunks,1):.1f} %")
+    out = (f"{name}: {n} PDFs, {pages} pages; word recall mean {100*mean:.1f} %, "
+           f"{at98}/{n} documents ≥ 98 %; reading-order similarity {order:.3f}; "
+           f"page correctness {page_ok}/{chunks} chunks = {100*page_ok/max(chunks,1):.1f} %")
+    if len(rs[0]) > 14:
+        g = [float(r[11]) for r in rs]
+        lat = [float(r[12]) for r in rs]
+        ok_g = sum(int(r[13]) for r in rs)
+        real = sum(int(r[14]) for r in rs)
+        out += (f"\n  3-gram recall mean {100*sum(g)/n:.1f} %, {sum(x >= 0.98 for x in g)}/{n} documents ≥ 98 %; "
+                f"Latin-word recall mean {100*sum(lat)/n:.1f} %, {sum(x >= 0.98 for x in lat)}/{n} ≥ 98 %; "
+                f"page correctness (words or 3-grams) {ok_g}/{chunks} = {100*ok_g/max(chunks,1):.1f} %, "
+                f"real page misses {real}")
+    return out
 
 
 print(line("all", ok))

@@ -125,7 +125,9 @@ fn clean(raw: &str) -> String {
 /// Joins a word hyphenated at a line end: `exam-` + `ple of` → `example` + a line break
 /// before `of`. Safe means: a letter before the hyphen and no hyphen or digit in the word
 /// (`co-author-`, `x86-` stay), a lower-case letter after it (a line starting `The` or `2`
-/// after a dash is a new sentence or a list), and not the last line.
+/// after a dash is a new sentence or a list) of the same script as the letter before the
+/// hyphen (`non-` before a formula line `ϕ(x, z)` stays: a Greek or math letter does not
+/// continue a Latin word), and not the last line.
 fn dehyphenate(text: &str) -> String {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = String::with_capacity(text.len());
@@ -151,7 +153,9 @@ fn dehyphenate(text: &str) -> String {
         }
         let next = lines.get(i + 1).map(|l| l.trim_start());
         if let Some(stem) = hyphen_stem(line)
-            && next.and_then(|n| n.chars().next()).is_some_and(char::is_lowercase)
+            && let Some(first) = next.and_then(|n| n.chars().next())
+            && first.is_lowercase()
+            && stem.chars().last().and_then(script).is_some_and(|s| script(first) == Some(s))
         {
             out.push_str(stem);
             carry.push('-');
@@ -174,6 +178,21 @@ fn hyphen_stem(line: &str) -> Option<&str> {
         && word.chars().last().is_some_and(char::is_alphabetic)
         && !word.chars().any(|c| c == '-' || c.is_ascii_digit()))
     .then_some(&line[..stem.len()])
+}
+
+/// The script of a letter, for the scripts whose words are hyphenated: Latin, Greek,
+/// Cyrillic. Mathematical alphanumerics (`𝑛`, U+1D400 on) and everything else have none.
+fn script(c: char) -> Option<u8> {
+    match c {
+        'a'..='z' | 'A'..='Z' | '\u{c0}'..='\u{24f}' | '\u{1e00}'..='\u{1eff}'
+            if c != '×' && c != '÷' =>
+        {
+            Some(0)
+        }
+        '\u{370}'..='\u{3ff}' | '\u{1f00}'..='\u{1fff}' => Some(1),
+        '\u{400}'..='\u{52f}' => Some(2),
+        _ => None,
+    }
 }
 
 /// Makes the line (or two lines) of the page that reads as a bookmark's title a Markdown
@@ -239,6 +258,15 @@ mod tests {
         assert_eq!(dehyphenate("a list -\nThe end"), "a list -\nThe end");
         assert_eq!(dehyphenate("range 1-\n2"), "range 1-\n2");
         assert_eq!(dehyphenate("last-"), "last-");
+        // A letter of another script after the hyphen is a formula or a stray glyph, not the
+        // word's tail (ijmsample.pdf: `non-` over `ϕ(x, z) = z −`; the ε of a LaTeX 2ε logo).
+        assert_eq!(dehyphenate("with the non-\nϕ(x, z) = z"), "with the non-\nϕ(x, z) = z");
+        assert_eq!(dehyphenate("used reli-\nεe ably"), "used reli-\nεe ably");
+        assert_eq!(dehyphenate("the macmil-\n𝑛 lan"), "the macmil-\n𝑛 lan");
+        // Within one script the join stays, in Latin beyond ASCII, Greek and Cyrillic alike.
+        assert_eq!(dehyphenate("flie-\nßen\nx"), "fließen\nx");
+        assert_eq!(dehyphenate("πλη-\nροφορικής x"), "πληροφορικής\nx");
+        assert_eq!(dehyphenate("рефе-\nренце x"), "референце\nx");
     }
 
     #[test]
