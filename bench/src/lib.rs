@@ -57,20 +57,27 @@ pub fn parse_with_injections(
     let root = tree.root_node();
     let mut errors = root.has_error();
     let mut bodies = Vec::new();
-    // Components keep their scripts and styles at the top; a page (HTML) anywhere in it.
+    // Components keep their scripts and styles at the top; a page (HTML) anywhere in it, found
+    // from where their start tags are in the text (a walk of the whole tree would cost more
+    // than a floor may).
+    let is_element = |n: &tree_sitter::Node| matches!(n.kind(), "script_element" | "style_element");
     let mut elements = Vec::new();
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
-            match child.kind() {
-                "script_element" | "style_element" => elements.push(child),
-                _ if language == "html" => stack.push(child),
-                _ => {}
+    if language == "html" {
+        let lower = text.to_ascii_lowercase();
+        let starts = lower.match_indices("<script").chain(lower.match_indices("<style"));
+        for (at, _) in starts {
+            let mut node = root.descendant_for_byte_range(at, at + 1);
+            while let Some(n) = node.filter(|n| !is_element(n)) {
+                node = n.parent();
             }
+            elements.extend(node);
         }
+        elements.sort_by_key(|e| e.start_byte());
+        elements.dedup();
+    } else {
+        let mut cursor = root.walk();
+        elements.extend(root.named_children(&mut cursor).filter(is_element));
     }
-    elements.sort_by_key(|e| e.start_byte());
     for element in elements {
         let default = match element.kind() {
             "script_element" => "javascript",
