@@ -112,8 +112,8 @@ pub enum Import {
     /// `:doc:`): relative to the document's folder, or to the root when it starts with `/`;
     /// a link to a folder or without an extension names its `index.md`, `README.md` or `.md`.
     Link(String),
-    /// A Swift module (`import Foo`): the Swift files of a folder named `Foo`
-    /// (`Sources/Foo/`, as SwiftPM lays modules out).
+    /// A Swift module (`import Foo`): the Swift files of `Sources/Foo/` (or `Tests/Foo/`),
+    /// as SwiftPM lays modules out. Files of one module see each other without imports.
     Module(String),
 }
 

@@ -426,10 +426,13 @@ impl<'a> Index<'a> {
 
     // Swift.
 
-    /// The Swift files of the folder a module is named after (`Sources/Foo/`), when exactly
-    /// one folder of the run has that name.
+    /// The Swift files of the folder a module is named after in SwiftPM's layout
+    /// (`Sources/Foo/`, `Tests/FooTests/`), when exactly one folder of the run is that. Any
+    /// folder named `Foo` would do worse: expo-modules-core has a `Views/SwiftUI/` folder that
+    /// every `import SwiftUI` (Apple's framework) would name.
     fn module(&self, name: &str) -> Option<Vec<usize>> {
-        let dirs = self.dir_tails.get(name)?;
+        let sources = self.dir_tails.get(format!("Sources/{name}").as_str());
+        let dirs = sources.or_else(|| self.dir_tails.get(format!("Tests/{name}").as_str()))?;
         let [dir] = dirs.as_slice() else { return None };
         let files: Vec<usize> = self
             .paths
@@ -1209,9 +1212,15 @@ mod tests {
             file("lib/uri.rb", "ruby", &[]),
             file("scripts/run.sh", "bash", &[". \"$(dirname \"$0\")/lib/common.sh\""]),
             file("scripts/lib/common.sh", "bash", &[]),
-            file("ios/App.swift", "swift", &["import Foundation\nimport Core"]),
-            file("ios/Core/A.swift", "swift", &[]),
-            file("ios/Core/B.swift", "swift", &[]),
+            file(
+                "Sources/App/App.swift",
+                "swift",
+                &["import Foundation\nimport Core\nimport SwiftUI"],
+            ),
+            file("Sources/Core/A.swift", "swift", &[]),
+            file("Sources/Core/B.swift", "swift", &[]),
+            // Not a module: a folder named after Apple's framework.
+            file("Sources/App/SwiftUI/View.swift", "swift", &[]),
             doc(
                 "docs/index.md",
                 "# Docs\n\nSee [setup](guide/setup.md#install), [api](api/) and [fs](fs.html).\n",
@@ -1223,12 +1232,12 @@ mod tests {
         let graph = ImportGraph::build(&files);
         assert_eq!(edges(&graph, &files, 0), ["lib/net/http/request.rb", "lib/uri.rb"]);
         assert_eq!(edges(&graph, &files, 3), ["scripts/lib/common.sh"]);
-        assert_eq!(edges(&graph, &files, 5), ["ios/Core/A.swift", "ios/Core/B.swift"]);
+        assert_eq!(edges(&graph, &files, 5), ["Sources/Core/A.swift", "Sources/Core/B.swift"]);
         assert_eq!(
-            edges(&graph, &files, 8),
+            edges(&graph, &files, 9),
             ["docs/guide/setup.md", "docs/api/README.md", "docs/fs.md"]
         );
-        assert_eq!(edges(&graph, &files, 9), ["docs/index.md"]);
+        assert_eq!(edges(&graph, &files, 10), ["docs/index.md"]);
     }
 
     #[test]
