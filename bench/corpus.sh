@@ -311,7 +311,7 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         manifest "$dest" "npm ${pkgs[*]}, **/*.$lang"
         ;;
     *)
-        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte, sql, markdown)" >&2
+        echo "corpus: unknown language $lang (rust, python, typescript, go, java, c, cpp, bash, csharp, ruby, php, kotlin, scala, swift, css, vue, svelte, sql)" >&2
         exit 2
         ;;
     esac
