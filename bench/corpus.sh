@@ -57,6 +57,11 @@ PHP_PKGS=(
     php-symfony-free-mobile-notifier php-symfony-gateway-api-notifier php-symfony-gitter-notifier
     php-symfony-google-chat-notifier php-symfony-google-mailer php-symfony-http-client
 )
+# Markdown documents that link to each other (issue 19: documents follow their links): the
+# Node.js API reference as Debian ships it, and the docs of two PyPI sdists (MkDocs and
+# PyMdown Extensions).
+NODEJS_DOC=nodejs-doc
+MD_PYPI=(mkdocs==1.6.1 pymdown-extensions==10.12)
 # Scala: no package registry reachable here ships Scala sources; the corpus is a snapshot of
 # typelevel/cats at this commit, given as a checkout in SCALA_SRC.
 CATS_COMMIT=7f2dce5162074c0a0ebc597b89b6cd25e5fe0536
@@ -257,6 +262,26 @@ z.extractall(".", [n for n in z.namelist() if n.startswith("java.base/") and n.e
         [[ "$lang" == swift ]] && ext=swift
         (cd "$root" && find . -name "*.$ext" -printf '%P\0') | copy_capped "$root" "$dest"
         manifest "$dest" "npm expo-modules-core@$EXPO_MODULES_CORE, **/*.$ext"
+        ;;
+    markdown)
+        local unz="$dl/markdown" p
+        if [[ ! -d "$unz/src" ]]; then
+            rm -rf "$unz" && deb_unpack "$unz/deb" "$NODEJS_DOC"
+            mkdir -p "$unz/src/nodejs-api" "$unz/pypi"
+            cp "$unz"/deb/usr/share/doc/nodejs/api/*.md* "$unz/src/nodejs-api/"
+            gunzip -f "$unz"/src/nodejs-api/*.md.gz
+            python3 -m pip download --quiet --no-deps --no-binary=:all: "${MD_PYPI[@]}" -d "$unz/pypi"
+            for p in "$unz"/pypi/*.tar.gz; do tar -xzf "$p" -C "$unz/pypi"; done
+            for p in "$unz"/pypi/*/docs; do
+                local name
+                name=$(basename "$(dirname "$p")")
+                cp -r "$p" "$unz/src/$name"
+            done
+            rm -rf "$unz/deb"
+        fi
+        local root="$unz/src"
+        (cd "$root" && find . -name '*.md' -printf '%P\0') | copy_capped "$root" "$dest"
+        manifest "$dest" "Debian $(deb_versions "$NODEJS_DOC") api/*.md, PyPI ${MD_PYPI[*]} sdists docs/**/*.md"
         ;;
     scala)
         local root="${SCALA_SRC:?scala: set SCALA_SRC to a checkout of typelevel/cats at $CATS_COMMIT}"

@@ -3,6 +3,8 @@
 # the bin-packing bound L2 for the members as they are), crumbs, and import locality against
 # directory-order packing in the same run (`--baseline`).
 # Usage: bench/packs.sh [CORPUS_DIR] > bench/runs/DATE-packs.txt
+#   LANGS="c cpp markdown" bench/packs.sh   # some corpora (default: the first wave, the
+#                                            # second wave's code corpora and markdown)
 # How a corpus's imports resolve (per import kind, same-folder share, cycles, a bound on
 # locality per setting): CLEAVE_GRAPH_CORPUS=DIR cargo test -p cleave-engine --lib \
 #   corpus_report -- --nocapture
@@ -13,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-10s %-6s %6s %5s %6s %6s %6s %6s %7s %7s %7s %6s %9s %9s %6s %6s %6s\n' \
   corpus unit budget MB packs lower L2 L2room 'over%' 'overL2%' 'L2/low%' 'crumb%' locality dir-order dirpk cycle secs
-for lang in ${LANGS:-rust python go java typescript}; do
+for lang in ${LANGS:-rust python go java typescript c cpp csharp ruby php kotlin scala swift bash markdown}; do
   for unit in ${UNITS:-chars tokens}; do
     for budget in ${BUDGETS:-8000 32000}; do
       out="$tmp/$lang-$unit-$budget"

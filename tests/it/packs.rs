@@ -400,3 +400,98 @@ fn members_are_the_records_of_chunk_with_fill_cuts() {
     };
     assert_ne!(cuts(&fill), cuts(&balanced), "no file cut differently");
 }
+
+fn c_filler(name: &str, functions: usize) -> String {
+    (0..functions)
+        .map(|i| format!("int {name}_{i}(int x)\n{{\n    return x + {i};\n}}\n\n"))
+        .collect()
+}
+
+#[test]
+fn a_c_file_and_its_local_header_share_a_pack() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("src");
+    // app.c includes z.h; in path order 30 files stand between them, two to a pack with no
+    // room beside them. The include puts the header next to the file that includes it.
+    write(
+        &root,
+        "lib/app.c",
+        &format!("#include <stdio.h>\n#include \"z.h\"\n\n{}", c_filler("app", 6)),
+    );
+    for k in 0..30 {
+        write(&root, &format!("lib/m{k:02}.c"), &c_filler(&format!("m{k:02}"), 9));
+    }
+    write(
+        &root,
+        "lib/z.h",
+        "#ifndef Z_H\n#define Z_H\n\nint z(int x);\nint zz(int x);\n\n#endif\n",
+    );
+    let out = dir.path().join("out");
+    for order in ["imports", "directory"] {
+        let (err, code) = pack(&root, &out, &["--budget", "1000", "--order", order, "--force"]);
+        assert_eq!(code, 0, "{err}");
+        check_packs(&root, &out, 1000, "chars");
+        let m = manifest(&out);
+        let (c, h) = (packs_of(&m, "lib/app.c"), packs_of(&m, "lib/z.h"));
+        // `<stdio.h>` is not in the run: one import resolves.
+        assert_eq!(m["stats"]["resolved_imports"], 1);
+        if order == "imports" {
+            assert_eq!(c, h, "the header packs with the file that includes it");
+            assert_eq!(m["stats"]["import_locality"], 1.0);
+        } else {
+            assert_ne!(c, h, "path order puts the other files between them");
+            assert_eq!(m["stats"]["import_locality"], 0.0);
+        }
+    }
+}
+
+#[test]
+fn linked_markdown_pages_share_a_pack() {
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("docs");
+    let sections = |title: &str, n: usize| -> String {
+        (0..n)
+            .map(|i| {
+                format!("## {title} {i}\n\nSome words about {title} number {i}, in a line.\n\n")
+            })
+            .collect()
+    };
+    // guide/intro.md and reference/setup.md link each other (besides an anchor of the page
+    // and a web address, which name no file); in path order the manual's pages come between.
+    write(
+        &root,
+        "guide/intro.md",
+        &format!(
+            "# Intro\n\nStart with [setup](../reference/setup.md#install), see [above](#intro) \
+             or [the site](https://example.com/setup.md).\n\n{}",
+            sections("intro", 3)
+        ),
+    );
+    for k in 0..20 {
+        write(
+            &root,
+            &format!("manual/p{k:02}.md"),
+            &format!("# Page {k}\n\n{}", sections("api", 6)),
+        );
+    }
+    write(
+        &root,
+        "reference/setup.md",
+        &format!("# Setup\n\nBack to [the intro](../guide/intro.md).\n\n{}", sections("step", 2)),
+    );
+    let out = dir.path().join("out");
+    for order in ["imports", "directory"] {
+        let (err, code) = pack(&root, &out, &["--budget", "1000", "--order", order, "--force"]);
+        assert_eq!(code, 0, "{err}");
+        check_packs(&root, &out, 1000, "chars");
+        let m = manifest(&out);
+        let (intro, setup) = (packs_of(&m, "guide/intro.md"), packs_of(&m, "reference/setup.md"));
+        assert_eq!(m["stats"]["resolved_imports"], 2);
+        if order == "imports" {
+            assert_eq!(intro, setup, "a page and the page it links share a pack");
+            assert_eq!(m["stats"]["largest_cycle"], 2, "linked both ways: one group");
+        } else {
+            assert_ne!(intro, setup, "path order puts the manual between them");
+        }
+    }
+}

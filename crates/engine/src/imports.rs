@@ -5,13 +5,29 @@
 //! The reading is lexical and forgiving: a statement it cannot read gives no reference, never
 //! an error. Only what can name a file of the same run is kept: Rust paths, Python modules
 //! (absolute and relative), relative TS/JS specifiers, Go import paths, Java classes and
-//! packages.
+//! packages, C/C++ includes, C# namespaces and types, Kotlin and Scala names and packages, PHP
+//! namespaced names and the literal paths of `require`/`include`, Ruby's `require` and
+//! `require_relative`, shell `source`, Swift modules, and the links of Markdown,
+//! reStructuredText and LaTeX documents ([`links`]).
 
 use cleave_core::{AtomKind, AtomTree};
 
 /// The verbatim import statements of a file: each range of `tree.imports` (consecutive
-/// statements may share one) and each top-level Rust `mod x;`, in file order.
+/// statements may share one) and each top-level Rust `mod x;`, in file order. C and C++ files
+/// give every `#include` line instead: most of them sit inside an include guard or another
+/// `#if`, where the tree has no top-level import.
 pub(crate) fn statements(tree: &AtomTree, text: &str) -> Vec<String> {
+    if matches!(tree.language.as_str(), "c" | "cpp") {
+        return text
+            .lines()
+            .filter(|l| {
+                l.trim_start()
+                    .strip_prefix('#')
+                    .is_some_and(|r| r.trim_start().starts_with("include"))
+            })
+            .map(str::to_owned)
+            .collect();
+    }
     let mut out: Vec<(usize, String)> = tree
         .imports
         .iter()
@@ -74,6 +90,44 @@ pub enum Import {
         /// `import a.b.*;`
         wildcard: bool,
     },
+    /// A name in a namespace or package that files declare (C# `using`, Kotlin and Scala
+    /// `import`, PHP `use`), resolved through the declarations of the run's files, not their
+    /// paths: `using A.B;` (`wildcard`: the namespace's files), `import a.b.C` (a top-level
+    /// name of package `a.b`, or a member of one).
+    Declared {
+        /// `a.b.C` or `A\B\C`, split.
+        path: Vec<String>,
+        /// The whole namespace or package (`using A.B;`, `import a.b.*`, `import a.b._`).
+        wildcard: bool,
+    },
+    /// A file named by its path, as written (C/C++ `#include`, Ruby `require`, PHP
+    /// `require`/`include` of a literal path, shell `source`, LaTeX `\input`).
+    Path {
+        /// The path, with the extension the language adds (`require 'a/b'`: `a/b.rb`).
+        path: String,
+        /// Where the path is looked for.
+        base: PathBase,
+    },
+    /// A link of a document to another file (`[x](../guide/setup.md#install)`, RST
+    /// `:doc:`): relative to the document's folder, or to the root when it starts with `/`;
+    /// a link to a folder or without an extension names its `index.md`, `README.md` or `.md`.
+    Link(String),
+    /// A Swift module (`import Foo`): the Swift files of `Sources/Foo/` (or `Tests/Foo/`),
+    /// as SwiftPM lays modules out. Files of one module see each other without imports.
+    Module(String),
+}
+
+/// Where an [`Import::Path`] is looked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathBase {
+    /// The importing file's folder only (`require_relative`, PHP `__DIR__ . '/x.php'`).
+    Here,
+    /// The importing file's folder, then the file of the run whose path ends with it (C's
+    /// `#include "x.h"`, where an include path may name any folder).
+    HereThenSuffix,
+    /// Only the file of the run whose path ends with it (`#include <x.h>`, Ruby `require`,
+    /// which searches the load path).
+    Suffix,
 }
 
 /// The module references of `statements` (see [`statements`]) of a file in `language`.
@@ -86,8 +140,99 @@ pub fn parse(language: &str, statements: &[String]) -> Vec<Import> {
             "typescript" | "tsx" | "javascript" => ecma(s, &mut out),
             "go" => go(s, &mut out),
             "java" => java(s, &mut out),
+            "c" | "cpp" => c_include(s, &mut out),
+            "csharp" => csharp(s, &mut out),
+            "kotlin" => kotlin(s, &mut out),
+            "scala" => scala(s, &mut out),
+            "swift" => swift(s, &mut out),
+            "ruby" => ruby(s, &mut out),
+            "php" => php(s, &mut out),
+            "bash" => shell(s, &mut out),
             _ => {}
         }
+    }
+    out
+}
+
+/// The links of a document in `language` (`markdown`, `rst`, `latex`) to other files, read
+/// from its text: Markdown inline links and images' neighbours `[x](target)`, autolinks
+/// aside, and reference definitions `[x]: target`; reStructuredText `:doc:` roles and
+/// `.. include::` / `.. literalinclude::`; LaTeX `\input`, `\include`, `\subfile`. URLs
+/// with a scheme (`https:`, `mailto:`) and pure anchors (`#section`) name no file and are
+/// dropped. Other languages give nothing.
+pub fn links(language: &str, text: &str) -> Vec<Import> {
+    let mut out = Vec::new();
+    let mut push = |target: &str| {
+        let target = target.trim().trim_start_matches('<').trim_end_matches('>');
+        let target = target.split(['#', '?']).next().unwrap_or("").trim();
+        let scheme = target.find(':').is_some_and(|at| {
+            at > 1 && target[..at].chars().all(|c| c.is_ascii_alphanumeric() || c == '+')
+        });
+        if !target.is_empty() && !scheme && !target.starts_with("//") {
+            out.push(Import::Link(target.to_owned()));
+        }
+    };
+    match language {
+        "markdown" => {
+            // `](target "title")`: the target runs to the first space or closing parenthesis.
+            let mut rest = text;
+            while let Some(at) = rest.find("](") {
+                rest = &rest[at + 2..];
+                let end = rest.find([')', ' ', '\n']).unwrap_or(rest.len());
+                push(&rest[..end]);
+            }
+            for line in text.lines() {
+                let l = line.trim_start();
+                if l.starts_with('[')
+                    && let Some(close) = l.find("]:")
+                    && !l[1..close].contains(']')
+                {
+                    push(l[close + 2..].split_whitespace().next().unwrap_or(""));
+                }
+            }
+        }
+        "rst" => {
+            for line in text.lines() {
+                let l = line.trim_start();
+                for directive in [".. include::", ".. literalinclude::"] {
+                    if let Some(path) = l.strip_prefix(directive) {
+                        push(path);
+                    }
+                }
+            }
+            let mut rest = text;
+            while let Some(at) = rest.find(":doc:`") {
+                rest = &rest[at + 6..];
+                let Some(end) = rest.find('`') else { break };
+                let role = &rest[..end];
+                // `:doc:`text <path>`` or `:doc:`path``.
+                let target = match (role.rfind('<'), role.ends_with('>')) {
+                    (Some(open), true) => &role[open + 1..role.len() - 1],
+                    _ => role,
+                };
+                push(&format!("{target}.rst"));
+                rest = &rest[end..];
+            }
+        }
+        "latex" => {
+            for command in ["\\input{", "\\include{", "\\subfile{"] {
+                let mut rest = text;
+                while let Some(at) = rest.find(command) {
+                    let line_start = text.len() - rest.len() + at;
+                    let line = text[..line_start].rsplit('\n').next().unwrap_or("");
+                    rest = &rest[at + command.len()..];
+                    let Some(end) = rest.find('}') else { break };
+                    // A commented-out `% \input{x}` names nothing.
+                    if !line.contains('%') {
+                        let name = rest[..end].trim();
+                        let has_ext = name.rsplit('/').next().is_some_and(|n| n.contains('.'));
+                        if has_ext { push(name) } else { push(&format!("{name}.tex")) }
+                    }
+                    rest = &rest[end..];
+                }
+            }
+        }
+        _ => {}
     }
     out
 }
@@ -416,6 +561,477 @@ fn java(text: &str, out: &mut Vec<Import>) {
     }
 }
 
+/// C and C++: `#include "a/b.h"` (the including file's folder, then any folder of the run)
+/// and `#include <a/b.h>` (only a file of the run whose path ends with it: a system header
+/// names nothing, unless the run holds it, as glibc's own `stdlib/stdlib.h`).
+fn c_include(text: &str, out: &mut Vec<Import>) {
+    for line in text.lines() {
+        let l = line.trim_start();
+        let Some(rest) = l.strip_prefix('#') else { continue };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else { continue };
+        let rest = rest.strip_prefix("_next").unwrap_or(rest).trim_start();
+        let (close, base) = match rest.chars().next() {
+            Some('"') => ('"', PathBase::HereThenSuffix),
+            Some('<') => ('>', PathBase::Suffix),
+            _ => continue,
+        };
+        let Some(end) = rest[1..].find(close) else { continue };
+        let path = rest[1..1 + end].trim();
+        if !path.is_empty() {
+            out.push(Import::Path { path: path.to_owned(), base });
+        }
+    }
+}
+
+/// A dotted (or `\`-separated) name split, or nothing if a part is not an identifier.
+fn dotted(name: &str, sep: char) -> Option<Vec<String>> {
+    let path: Vec<String> =
+        name.split(sep).map(|p| p.trim().trim_matches('`').to_owned()).collect();
+    path.iter().all(|p| is_ident(p)).then_some(path)
+}
+
+/// C#: `using A.B;` (the namespace), `using static A.B.C;` and `using X = A.B.C;` (a type,
+/// or a namespace), `global using …`. `namespace A.B;` declares, it imports nothing.
+fn csharp(text: &str, out: &mut Vec<Import>) {
+    let code = strip_c_comments(text);
+    for stmt in code.split(';') {
+        let s = stmt.trim();
+        let s = s.strip_prefix("global ").map_or(s, str::trim_start);
+        let Some(rest) = s.strip_prefix("using ") else { continue };
+        let rest = rest.trim();
+        let (name, wildcard) = if let Some(ty) = rest.strip_prefix("static ") {
+            (ty.trim(), false)
+        } else if let Some((_, target)) = rest.split_once('=') {
+            (target.trim(), false)
+        } else {
+            (rest, true)
+        };
+        // Generic arguments of an alias (`using L = System.Collections.Generic.List<int>`).
+        let name = name.split('<').next().unwrap_or(name).trim();
+        if let Some(path) = dotted(name, '.') {
+            out.push(Import::Declared { path, wildcard });
+        }
+    }
+}
+
+/// Kotlin: `import a.b.C`, `import a.b.C as D`, `import a.b.*`. `package a.b` declares.
+fn kotlin(text: &str, out: &mut Vec<Import>) {
+    let code = strip_c_comments(text);
+    for line in code.lines().flat_map(|l| l.split(';')) {
+        let Some(rest) = line.trim().strip_prefix("import ") else { continue };
+        let name = rest.split(" as ").next().unwrap_or(rest).trim();
+        let (name, wildcard) = match name.strip_suffix(".*") {
+            Some(name) => (name, true),
+            None => (name, false),
+        };
+        if let Some(path) = dotted(name, '.') {
+            out.push(Import::Declared { path, wildcard });
+        }
+    }
+}
+
+/// Scala 2 and 3: `import a.b.C`, `import a.b._` / `a.b.*` / `a.b.given` (the package's
+/// members), `import a.b.{C, D => E, _}`, `import a.b.C as D`, several importers after one
+/// `import` separated by commas. `package a.b` declares.
+fn scala(text: &str, out: &mut Vec<Import>) {
+    let code = strip_c_comments(text);
+    let mut statements = Vec::new();
+    let mut current = String::new();
+    // An import's selector braces may span lines.
+    let mut depth = 0i32;
+    for line in code.lines() {
+        let l = line.trim();
+        if depth == 0 {
+            if !current.is_empty() {
+                statements.push(std::mem::take(&mut current));
+            }
+            let Some(rest) = l.strip_prefix("import ") else { continue };
+            current.push_str(rest);
+        } else {
+            current.push(' ');
+            current.push_str(l);
+        }
+        depth = current.matches('{').count() as i32 - current.matches('}').count() as i32;
+    }
+    statements.push(current);
+    for stmt in statements {
+        for importer in split_top(&stmt) {
+            let importer = importer.trim_end_matches(';').trim();
+            let (prefix, selectors) = match importer.find('{') {
+                Some(open) => {
+                    let inner = importer[open + 1..].trim_end().trim_end_matches('}');
+                    (importer[..open].trim_end_matches('.'), Some(inner))
+                }
+                None => (importer, None),
+            };
+            let Some(selectors) = selectors else {
+                let name = prefix.split(" as ").next().unwrap_or(prefix).trim();
+                let (name, last) = match name.rsplit_once('.') {
+                    Some((pkg, last)) => (pkg, last.trim()),
+                    None => continue,
+                };
+                if matches!(last, "_" | "*" | "given") {
+                    if let Some(path) = dotted(name, '.') {
+                        out.push(Import::Declared { path, wildcard: true });
+                    }
+                } else if let Some(mut path) = dotted(name, '.') {
+                    path.push(last.to_owned());
+                    if path.iter().all(|p| is_ident(p)) {
+                        out.push(Import::Declared { path, wildcard: false });
+                    }
+                }
+                continue;
+            };
+            let Some(base) = dotted(prefix, '.') else { continue };
+            for sel in selectors.split(',') {
+                let name = sel.split("=>").next().unwrap_or(sel);
+                let name = name.split(" as ").next().unwrap_or(name).trim();
+                if matches!(name, "_" | "*" | "given") || name.starts_with("given ") {
+                    out.push(Import::Declared { path: base.clone(), wildcard: true });
+                } else if is_ident(name) {
+                    let mut path = base.clone();
+                    path.push(name.to_owned());
+                    out.push(Import::Declared { path, wildcard: false });
+                }
+            }
+        }
+    }
+}
+
+/// Swift: `import Foo`, `@testable import Foo`, `import struct Foo.Bar`: the module `Foo`.
+fn swift(text: &str, out: &mut Vec<Import>) {
+    let code = strip_c_comments(text);
+    for line in code.lines().flat_map(|l| l.split(';')) {
+        let words: Vec<&str> = line.split_whitespace().filter(|w| !w.starts_with('@')).collect();
+        let Some(at) = words.iter().position(|w| *w == "import") else { continue };
+        let mut rest = &words[at + 1..];
+        if rest.len() > 1
+            && matches!(
+                rest[0],
+                "typealias" | "struct" | "class" | "enum" | "protocol" | "let" | "var" | "func"
+            )
+        {
+            rest = &rest[1..];
+        }
+        let Some(module) = rest.first().and_then(|m| m.split('.').next()) else { continue };
+        if is_ident(module) {
+            out.push(Import::Module(module.to_owned()));
+        }
+    }
+}
+
+/// Ruby: `require_relative 'x'` (beside the file), `require 'a/b'` and `load 'a/b.rb'` (the
+/// load path: a file of the run whose path ends with `a/b.rb`). Only literal strings.
+fn ruby(text: &str, out: &mut Vec<Import>) {
+    for line in text.lines() {
+        let l = line.trim_start();
+        let (rest, base) = if let Some(rest) = l.strip_prefix("require_relative") {
+            (rest, PathBase::Here)
+        } else if let Some(rest) = l.strip_prefix("require").or_else(|| l.strip_prefix("load")) {
+            (rest, PathBase::Suffix)
+        } else {
+            continue;
+        };
+        if !rest.starts_with([' ', '(', '\'', '"']) {
+            continue;
+        }
+        let rest = rest.trim_start().trim_start_matches('(').trim_start();
+        let Some(q @ ('\'' | '"')) = rest.chars().next() else { continue };
+        let Some(end) = rest[1..].find(q) else { continue };
+        let path = &rest[1..1 + end];
+        if path.is_empty() || path.contains("#{") {
+            continue;
+        }
+        let path = if path.ends_with(".rb") { path.to_owned() } else { format!("{path}.rb") };
+        out.push(Import::Path { path, base });
+    }
+}
+
+/// PHP: `use A\B\C;`, `use A\B\{C, D as E};`, `use function A\b;` (a namespaced name), and
+/// `require`/`include` (`_once`) of a literal path: `__DIR__ . '/x.php'` or
+/// `dirname(__FILE__) . '/x.php'` beside the file, `'x.php'` beside it or anywhere in the run.
+fn php(text: &str, out: &mut Vec<Import>) {
+    let code = strip_c_comments(text);
+    for stmt in code.split(';') {
+        let s = stmt.trim();
+        if let Some(rest) = s.strip_prefix("use ") {
+            let rest = rest.trim_start();
+            let rest = rest
+                .strip_prefix("function ")
+                .or_else(|| rest.strip_prefix("const "))
+                .unwrap_or(rest)
+                .trim();
+            let (prefix, names): (&str, Vec<&str>) = match rest.find('{') {
+                Some(open) => {
+                    let inner = rest[open + 1..].trim_end().trim_end_matches('}');
+                    (&rest[..open], inner.split(',').collect())
+                }
+                None => ("", rest.split(',').collect()),
+            };
+            for name in names {
+                let name = name.split(" as ").next().unwrap_or(name).trim();
+                let name = name.strip_prefix("function ").unwrap_or(name).trim();
+                let full = format!("{prefix}{name}");
+                if let Some(path) = dotted(full.trim_start_matches('\\'), '\\') {
+                    out.push(Import::Declared { path, wildcard: false });
+                }
+            }
+            continue;
+        }
+        let Some(rest) = ["require_once", "include_once", "require", "include"]
+            .iter()
+            .find_map(|kw| s.strip_prefix(kw))
+        else {
+            continue;
+        };
+        let rest = rest.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        let (here, lit) = if let Some(r) = rest.strip_prefix("__DIR__") {
+            (true, r.trim_start().strip_prefix('.'))
+        } else if let Some(r) = rest.strip_prefix("dirname(__FILE__)") {
+            (true, r.trim_start().strip_prefix('.'))
+        } else {
+            (false, Some(rest))
+        };
+        let Some(lit) = lit.map(str::trim) else { continue };
+        let Some(q @ ('\'' | '"')) = lit.chars().next() else { continue };
+        if !lit.ends_with(q) || lit.len() < 2 || lit[1..lit.len() - 1].contains(['$', q]) {
+            continue;
+        }
+        let path = &lit[1..lit.len() - 1];
+        let base = if here { PathBase::Here } else { PathBase::HereThenSuffix };
+        let path = if here { path.trim_start_matches('/') } else { path };
+        if !path.is_empty() {
+            out.push(Import::Path { path: path.to_owned(), base });
+        }
+    }
+}
+
+/// Shell: `source lib.sh` and `. lib.sh` with a literal path, or one under the script's own
+/// folder (`"$(dirname "$0")/lib.sh"`, `"${BASH_SOURCE%/*}/lib.sh"`, `$DIR/lib.sh`): the
+/// script's folder, then a file of the run whose path ends with it.
+fn shell(text: &str, out: &mut Vec<Import>) {
+    for line in text.lines() {
+        let l = line.trim_start();
+        let Some(rest) = l.strip_prefix("source ").or_else(|| l.strip_prefix(". ")) else {
+            continue;
+        };
+        let arg = rest.trim();
+        let arg = arg.split(['#', ';', '&', '|']).next().unwrap_or("").trim();
+        let arg = arg.trim_matches(|c| c == '"' || c == '\'');
+        let path = if arg.starts_with('$') {
+            // A variable or command substitution naming a folder, then a literal rest.
+            let Some(slash) = arg
+                .rfind(")/")
+                .map(|at| at + 1)
+                .or_else(|| arg.rfind("}/").map(|at| at + 1))
+                .or_else(|| {
+                    let name_end = arg[1..].find(|c: char| !(c.is_alphanumeric() || c == '_'))? + 1;
+                    arg[name_end..].starts_with('/').then_some(name_end)
+                })
+            else {
+                continue;
+            };
+            arg[slash + 1..].trim_matches('"')
+        } else {
+            arg
+        };
+        if path.is_empty() || path.contains(['$', '`', ' ', '*']) {
+            continue;
+        }
+        let base = if path.starts_with('/') { PathBase::Suffix } else { PathBase::HereThenSuffix };
+        out.push(Import::Path { path: path.trim_start_matches('/').to_owned(), base });
+    }
+}
+
+/// What a file declares that other files import by name rather than by path: its namespaces
+/// or packages (dotted with `.`), and its top-level names. Read lexically from the file's
+/// text, for C#, PHP, Kotlin and Scala (Java resolves by path); other languages give `None`.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Declarations {
+    /// `namespace A.B`, `namespace A\B;`, `package a.b` (Scala's successive clauses joined).
+    pub packages: Vec<String>,
+    /// Top-level classes, objects, traits, interfaces, functions, values and type aliases.
+    pub names: Vec<String>,
+}
+
+/// The [`Declarations`] of a file in `language`, or `None` for a language that imports by path.
+pub fn declarations(language: &str, text: &str) -> Option<Declarations> {
+    let (modifiers, kinds): (&[&str], &[&str]) = match language {
+        "csharp" => (
+            &[
+                "public",
+                "internal",
+                "private",
+                "protected",
+                "static",
+                "sealed",
+                "abstract",
+                "partial",
+                "readonly",
+                "unsafe",
+                "file",
+                "ref",
+                "new",
+            ],
+            &["class", "struct", "interface", "enum", "record", "delegate"],
+        ),
+        "php" => (
+            &["abstract", "final", "readonly"],
+            &["class", "interface", "trait", "enum", "function"],
+        ),
+        "kotlin" => (
+            &[
+                "public",
+                "private",
+                "internal",
+                "protected",
+                "open",
+                "abstract",
+                "sealed",
+                "data",
+                "enum",
+                "annotation",
+                "inline",
+                "value",
+                "inner",
+                "expect",
+                "actual",
+                "const",
+                "external",
+                "operator",
+                "infix",
+                "tailrec",
+                "suspend",
+                "override",
+                "lateinit",
+            ],
+            &["class", "interface", "object", "fun", "val", "var", "typealias"],
+        ),
+        "scala" => (
+            &[
+                "sealed",
+                "abstract",
+                "final",
+                "case",
+                "implicit",
+                "private",
+                "protected",
+                "lazy",
+                "override",
+                "inline",
+                "opaque",
+                "transparent",
+                "open",
+                "infix",
+            ],
+            &["class", "trait", "object", "enum", "type", "def", "val", "var", "given"],
+        ),
+        _ => return None,
+    };
+    let mut out = Declarations::default();
+    let mut scala_package = String::new();
+    let mut in_header = true;
+    for line in text.lines() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with("//") || l.starts_with('*') || l.starts_with("/*") {
+            continue;
+        }
+        let top = !line.starts_with([' ', '\t']);
+        let keyword =
+            if language == "kotlin" || language == "scala" { "package " } else { "namespace " };
+        if let Some(rest) = l.strip_prefix(keyword) {
+            let rest = rest.trim();
+            if let Some(object) = rest.strip_prefix("object ") {
+                // A Scala package object: a name of the enclosing package, and a package.
+                let name =
+                    object.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
+                if is_ident(name) {
+                    out.names.push(name.to_owned());
+                    out.packages.push(join_dotted(&scala_package, name));
+                }
+                continue;
+            }
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '\\' | '`'))
+                .collect();
+            let name = name.replace('\\', ".").replace('`', "");
+            if name.is_empty() {
+                continue;
+            }
+            if language == "scala" && in_header {
+                // `package cats` then `package data`: the file is in `cats.data` (and sees `cats`).
+                out.packages.retain(|p| p != &scala_package);
+                scala_package = join_dotted(&scala_package, &name);
+                out.packages.push(scala_package.clone());
+            } else {
+                out.packages.push(name);
+            }
+            continue;
+        }
+        if !(l.starts_with("import ") || l.starts_with("using ") || l.starts_with('@')) {
+            in_header = false;
+        }
+        // Top-level items, and any type of C# and PHP (which declare them in namespace blocks).
+        if !top && !matches!(language, "csharp" | "php") {
+            continue;
+        }
+        let mut words = l.split_whitespace().peekable();
+        while let Some(w) = words.peek() {
+            if modifiers.contains(w) || w.starts_with("private[") || w.starts_with("protected[") {
+                words.next();
+            } else {
+                break;
+            }
+        }
+        let Some(kind) = words.next() else { continue };
+        // `fun interface X`, `enum class X`.
+        let kind = if kind == "fun" && words.peek() == Some(&"interface") {
+            words.next().unwrap_or(kind)
+        } else {
+            kind
+        };
+        if !kinds.contains(&kind) || (language == "php" && kind == "function" && !top) {
+            continue;
+        }
+        // `record struct X`, `record class X`.
+        while words.peek().is_some_and(|w| kinds.contains(w)) {
+            words.next();
+        }
+        let rest: Vec<&str> = words.collect();
+        let mut rest = rest.join(" ");
+        // `fun <reified T : Any> List<T>.name(`, `def name[A](`: the name after the type
+        // parameters and a receiver.
+        if rest.starts_with('<') {
+            let after = skip_bracketed(&rest, '<', '>').trim_start().to_owned();
+            rest = after;
+        }
+        // Type arguments of a receiver (`Map<K, V>.name`) dropped, then up to the parameters.
+        let mut depth = 0usize;
+        let plain: String = rest
+            .chars()
+            .filter(|&c| {
+                match c {
+                    '<' => depth += 1,
+                    '>' => depth = depth.saturating_sub(1),
+                    _ => return depth == 0,
+                }
+                false
+            })
+            .collect();
+        let head = plain.split(['(', ':', '=', '[', '{', ';', ' ']).next().unwrap_or("");
+        let name = head.rsplit('.').next().unwrap_or(head).trim_matches('`');
+        if is_ident(name) && !out.names.iter().any(|n| n == name) {
+            out.names.push(name.to_owned());
+        }
+    }
+    Some(out)
+}
+
+fn join_dotted(a: &str, b: &str) -> String {
+    if a.is_empty() { b.to_owned() } else { format!("{a}.{b}") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -529,5 +1145,258 @@ mod tests {
                 Import::Java { path: strs(&["a", "e"]), wildcard: true },
             ]
         );
+    }
+
+    fn declared(path: &[&str], wildcard: bool) -> Import {
+        Import::Declared { path: strs(path), wildcard }
+    }
+
+    fn path(p: &str, base: PathBase) -> Import {
+        Import::Path { path: p.into(), base }
+    }
+
+    #[test]
+    fn c_includes_quoted_and_system() {
+        let got = parse(
+            "c",
+            &strs(&[
+                "#include \"malloc-internal.h\"",
+                "#  include <sys/types.h> /* for size_t */",
+                "#include_next <stdlib.h>",
+                "#include MACRO_HEADER",
+                "#include \"../include/libc-lock.h\"",
+            ]),
+        );
+        assert_eq!(
+            got,
+            vec![
+                path("malloc-internal.h", PathBase::HereThenSuffix),
+                path("sys/types.h", PathBase::Suffix),
+                path("stdlib.h", PathBase::Suffix),
+                path("../include/libc-lock.h", PathBase::HereThenSuffix),
+            ]
+        );
+    }
+
+    #[test]
+    fn c_statements_take_includes_inside_guards() {
+        let text = "#ifndef A_H\n#define A_H\n#include \"b.h\"\n#ifdef X\n# include <c.h>\n#endif\nint f(void);\n#endif\n";
+        let tree = cleave_core::AtomTree::new(
+            "c",
+            cleave_core::ContentKind::Code,
+            cleave_core::Atom::gap(0..text.len()),
+        );
+        assert_eq!(statements(&tree, text), ["#include \"b.h\"", "# include <c.h>"]);
+    }
+
+    #[test]
+    fn csharp_usings_name_namespaces_and_types() {
+        let got = parse(
+            "csharp",
+            &strs(&[
+                "using System;\nusing static Python.Runtime.Runtime; // statics\nglobal using Python.Runtime.Native;",
+                "using Dict = System.Collections.Generic.Dictionary<string, int>;",
+                "namespace Python.Runtime;",
+            ]),
+        );
+        assert_eq!(
+            got,
+            vec![
+                declared(&["System"], true),
+                declared(&["Python", "Runtime", "Runtime"], false),
+                declared(&["Python", "Runtime", "Native"], true),
+                declared(&["System", "Collections", "Generic", "Dictionary"], false),
+            ]
+        );
+    }
+
+    #[test]
+    fn kotlin_and_scala_imports() {
+        let kt = parse(
+            "kotlin",
+            &strs(&[
+                "package expo.modules.kotlin",
+                "import android.os.Bundle\nimport expo.modules.kotlin.types.toAnyType as any\nimport expo.modules.core.*",
+            ]),
+        );
+        assert_eq!(
+            kt,
+            vec![
+                declared(&["android", "os", "Bundle"], false),
+                declared(&["expo", "modules", "kotlin", "types", "toAnyType"], false),
+                declared(&["expo", "modules", "core"], true),
+            ]
+        );
+        let scala = parse(
+            "scala",
+            &strs(&[
+                "package cats\npackage data",
+                "import cats.syntax.all._\nimport scala.annotation.{tailrec, nowarn => nw}\nimport cats.kernel.{\n  Eq,\n  Order\n}",
+                "import data.Chain, cats.arrow.*\nimport cats.Show as S",
+            ]),
+        );
+        assert_eq!(
+            scala,
+            vec![
+                declared(&["cats", "syntax", "all"], true),
+                declared(&["scala", "annotation", "tailrec"], false),
+                declared(&["scala", "annotation", "nowarn"], false),
+                declared(&["cats", "kernel", "Eq"], false),
+                declared(&["cats", "kernel", "Order"], false),
+                declared(&["data", "Chain"], false),
+                declared(&["cats", "arrow"], true),
+                declared(&["cats", "Show"], false),
+            ]
+        );
+    }
+
+    #[test]
+    fn swift_imports_name_modules() {
+        let got = parse(
+            "swift",
+            &strs(&[
+                "import Foundation\n@testable import ExpoModulesCore\nimport struct SwiftUI.Color",
+            ]),
+        );
+        assert_eq!(
+            got,
+            vec![
+                Import::Module("Foundation".into()),
+                Import::Module("ExpoModulesCore".into()),
+                Import::Module("SwiftUI".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn ruby_php_and_shell_literal_paths() {
+        let rb = parse(
+            "ruby",
+            &strs(&[
+                "require 'net/http'\nrequire_relative \"generic\"\nrequire(\"yaml.rb\")\nrequire \"x/#{name}\"\nrequired = 1",
+            ]),
+        );
+        assert_eq!(
+            rb,
+            vec![
+                path("net/http.rb", PathBase::Suffix),
+                path("generic.rb", PathBase::Here),
+                path("yaml.rb", PathBase::Suffix),
+            ]
+        );
+        let php = parse(
+            "php",
+            &strs(&[
+                "namespace Symfony\\Component\\Console;",
+                "use Symfony\\Component\\Console\\Command\\Command;\nuse Psr\\Log\\{LoggerInterface, NullLogger as Nothing};\nuse function Symfony\\Component\\String\\u;",
+                "require_once __DIR__ . '/../Contracts/autoload.php';",
+                "require __DIR__ . $classes[$cn];",
+                "include 'config/defaults.php';",
+            ]),
+        );
+        assert_eq!(
+            php,
+            vec![
+                declared(&["Symfony", "Component", "Console", "Command", "Command"], false),
+                declared(&["Psr", "Log", "LoggerInterface"], false),
+                declared(&["Psr", "Log", "NullLogger"], false),
+                declared(&["Symfony", "Component", "String", "u"], false),
+                path("../Contracts/autoload.php", PathBase::Here),
+                path("config/defaults.php", PathBase::HereThenSuffix),
+            ]
+        );
+        let sh = parse(
+            "bash",
+            &strs(&[
+                "source lib/common.sh\n. \"$(dirname \"${BASH_SOURCE[0]}\")/helpers.bash\"\n. \"$config\"\nsource /etc/profile # login",
+            ]),
+        );
+        assert_eq!(
+            sh,
+            vec![
+                path("lib/common.sh", PathBase::HereThenSuffix),
+                path("helpers.bash", PathBase::HereThenSuffix),
+                path("etc/profile", PathBase::Suffix),
+            ]
+        );
+    }
+
+    #[test]
+    fn declarations_read_namespaces_packages_and_top_level_names() {
+        let cs = declarations(
+            "csharp",
+            "using System;\n\nnamespace Python.Runtime\n{\n    internal sealed class Converter\n    {\n        public static int X;\n    }\n    public record struct Handle;\n}\n",
+        );
+        assert_eq!(
+            cs,
+            Some(Declarations {
+                packages: strs(&["Python.Runtime"]),
+                names: strs(&["Converter", "Handle"])
+            })
+        );
+        let kt = declarations(
+            "kotlin",
+            "package expo.modules.kotlin.types\n\nimport kotlin.reflect.KType\n\ninline fun <reified T : Any> toAnyType(): AnyType = TODO()\nfun Map<String, Any>.asBundle(): Bundle = TODO()\ndata class Pair(val a: Int)\nclass Outer {\n  class Inner\n}\n",
+        );
+        assert_eq!(
+            kt,
+            Some(Declarations {
+                packages: strs(&["expo.modules.kotlin.types"]),
+                names: strs(&["toAnyType", "asBundle", "Pair", "Outer"])
+            })
+        );
+        let scala = declarations(
+            "scala",
+            "package cats\npackage data\n\nimport cats.kernel.Eq\n\nsealed abstract class Chain[+A]\nobject Chain extends ChainInstances\nprivate[data] trait ChainInstances\npackage object syntax\n",
+        );
+        assert_eq!(
+            scala,
+            Some(Declarations {
+                packages: strs(&["cats.data", "cats.data.syntax"]),
+                names: strs(&["Chain", "ChainInstances", "syntax"])
+            })
+        );
+        let php = declarations(
+            "php",
+            "<?php\n\nnamespace Symfony\\Component\\Console;\n\nfinal class Application implements ResetInterface\n{\n    public function run() {}\n}\nfunction helper() {}\n",
+        );
+        assert_eq!(
+            php,
+            Some(Declarations {
+                packages: strs(&["Symfony.Component.Console"]),
+                names: strs(&["Application", "helper"])
+            })
+        );
+        assert_eq!(declarations("rust", "mod a;"), None);
+    }
+
+    #[test]
+    fn document_links_to_other_files() {
+        let md = links(
+            "markdown",
+            "See [setup](../guide/setup.md#install \"Setup\") and [fs](fs.html).\n\n[api]: ./api/index.md\n![logo](img/logo.png)\n[web](https://example.com/a.md) [top](#top) [mail](mailto:a@b.c)\n",
+        );
+        let link = |t: &str| Import::Link(t.into());
+        assert_eq!(
+            md,
+            vec![
+                link("../guide/setup.md"),
+                link("fs.html"),
+                link("img/logo.png"),
+                link("./api/index.md")
+            ]
+        );
+        let rst = links(
+            "rst",
+            "Read :doc:`the intro <intro/overview>` and :doc:`faq`.\n\n.. include:: ../shared/note.rst\n",
+        );
+        assert_eq!(
+            rst,
+            vec![link("../shared/note.rst"), link("intro/overview.rst"), link("faq.rst")]
+        );
+        let tex =
+            links("latex", "\\input{sections/intro}\n% \\include{old}\n\\include{appendix.tex}\n");
+        assert_eq!(tex, vec![link("sections/intro.tex"), link("appendix.tex")]);
+        assert!(links("python", "[x](y.md)").is_empty());
     }
 }

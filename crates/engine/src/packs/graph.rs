@@ -8,14 +8,23 @@
 //! re-exports by name (`pub use a::b::C`, read from its import statements) on to the file the
 //! re-export names; Python modules through package roots (a folder without `__init__.py`),
 //! TS/JS relative specifiers with the usual extensions and index files, Go import paths
-//! through `go.mod` or the folder they name, Java classes by their package path. An import
-//! that names nothing of the run (the standard library, a dependency) is counted as
-//! unresolved and gives no edge.
+//! through `go.mod` or the folder they name, Java classes by their package path. C# `using`,
+//! Kotlin and Scala `import` and PHP `use` name namespaces and packages that files declare
+//! (`imports::declarations`, read from their text): a namespace is all its files, a name
+//! the file of that package that declares it or is named after it, and failing that (PHP's
+//! PSR-4, Kotlin importing Java) the file whose path ends with the name's path. Paths (C/C++
+//! `#include`, Ruby `require`, PHP `require`, shell `source`) are looked for beside the
+//! importing file and then, where the language searches include or load paths, as the path
+//! of one file of the run that ends with them (the closest to the importer when several
+//! do, none on a tie). Document links (Markdown, reStructuredText, LaTeX) resolve beside the
+//! document. A Swift `import Foo` names the Swift files of a folder `Foo`. An import that
+//! names nothing of the run (the standard library, a dependency) is counted as unresolved
+//! and gives no edge.
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::file::FileResult;
-use crate::imports::{Import, parse, rust_reexports};
+use crate::imports::{Import, PathBase, declarations, links, parse, rust_reexports};
 
 /// Weight of one resolved import; an import that names a package of `n` files gives each
 /// `WHOLE / n` (at least 1).
@@ -36,6 +45,7 @@ pub struct ImportGraph {
 /// Lookup tables over the paths of a run.
 struct Index<'a> {
     paths: Vec<&'a str>,
+    languages: Vec<Option<&'a str>>,
     by_path: HashMap<&'a str, usize>,
     /// Folder ("" for the root) → its files, in path order.
     dirs: HashMap<&'a str, Vec<usize>>,
@@ -51,6 +61,41 @@ struct Index<'a> {
     dir_tails: HashMap<&'a str, Vec<&'a str>>,
     /// Go modules: (module path, folder of its go.mod with a trailing slash or "").
     go_modules: Vec<(String, String)>,
+    /// Every file's path and each tail of it → the files with that tail.
+    path_tails: HashMap<&'a str, Vec<usize>>,
+    /// `family \0 package` → the files that declare that namespace or package.
+    packages: HashMap<String, Vec<usize>>,
+    /// `family \0 package \0 name` → the files of that package that declare the top-level
+    /// name or are named after it.
+    names: HashMap<String, Vec<usize>>,
+    /// The packages each file declares (Scala resolves a relative import inside them).
+    declared: HashMap<usize, Vec<String>>,
+}
+
+/// The languages whose declared names import one another: Kotlin, Scala and Java share the
+/// JVM's packages.
+fn family(language: &str) -> Option<&'static str> {
+    match language {
+        "kotlin" | "scala" | "java" => Some("jvm"),
+        "csharp" => Some("dotnet"),
+        "php" => Some("php"),
+        _ => None,
+    }
+}
+
+/// `dir/rel` with `.` and `..` segments applied, or `None` when `..` leaves the root.
+fn normalize(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for seg in rel.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            seg => parts.push(seg),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 fn dir_of(path: &str) -> &str {
@@ -76,6 +121,7 @@ impl<'a> Index<'a> {
         }
         let mut index = Self {
             paths,
+            languages: files.iter().map(|f| f.language.as_deref()).collect(),
             by_path,
             dirs,
             crates: BTreeMap::new(),
@@ -84,10 +130,18 @@ impl<'a> Index<'a> {
             java_tails: HashMap::new(),
             dir_tails: HashMap::new(),
             go_modules: Vec::new(),
+            path_tails: HashMap::new(),
+            packages: HashMap::new(),
+            names: HashMap::new(),
+            declared: HashMap::new(),
         };
         let mut cargo_names = Vec::new();
         for (i, file) in files.iter().enumerate() {
             let path = index.paths[i];
+            for tail in tails(path) {
+                index.path_tails.entry(tail).or_default().push(i);
+            }
+            index.add_declarations(i, file);
             match file.language.as_deref() {
                 Some("rust") => {
                     index.add_crate(path);
@@ -159,6 +213,45 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// The namespaces or packages a C#, PHP, Kotlin or Scala file declares, with its
+    /// top-level names and its file name (PSR-4, and the JVM's one class per file, name it
+    /// after its class).
+    fn add_declarations(&mut self, i: usize, file: &FileResult) {
+        let language = file.language.as_deref().unwrap_or("");
+        let Some(family) = family(language) else { return };
+        let stem = {
+            let name = self.paths[i].rsplit('/').next().unwrap_or("");
+            name.split('.').next().unwrap_or(name)
+        };
+        let decl = if language == "java" {
+            // Java's `package` statement is among its imports.
+            let package = file.imports.iter().find_map(|s| {
+                let s = s.trim_start().strip_prefix("package ")?;
+                Some(s.split(';').next()?.trim().to_owned())
+            });
+            crate::imports::Declarations {
+                packages: package.into_iter().collect(),
+                names: Vec::new(),
+            }
+        } else {
+            let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+            declarations(language, &text).unwrap_or_default()
+        };
+        let packages =
+            if decl.packages.is_empty() { vec![String::new()] } else { decl.packages.clone() };
+        for package in &packages {
+            self.packages.entry(format!("{family}\0{package}")).or_default().push(i);
+            let mut names = decl.names.clone();
+            names.push(stem.to_owned());
+            names.sort_unstable();
+            names.dedup();
+            for name in names {
+                self.names.entry(format!("{family}\0{package}\0{name}")).or_default().push(i);
+            }
+        }
+        self.declared.insert(i, decl.packages);
+    }
+
     fn add_python(&mut self, i: usize, path: &str) {
         let Some(stem) = path.strip_suffix(".py") else { return };
         let mut parts: Vec<&str> = stem.split('/').collect();
@@ -209,8 +302,146 @@ impl<'a> Index<'a> {
             Import::Ecma(spec) => one(self.ecma(from, spec)),
             Import::Go(path) => self.go(path).map(|files| share(from, &files)),
             Import::Java { path, wildcard } => self.java(from, path, *wildcard),
+            Import::Declared { path, wildcard } => self.declared(from, path, *wildcard),
+            Import::Path { path, base } => one(self.path(from, path, *base)),
+            Import::Link(target) => one(self.link(from, target)),
+            Import::Module(name) => self.module(name).map(|files| share(from, &files)),
         };
         res.unwrap_or_default()
+    }
+
+    // Declared names (C#, PHP, Kotlin, Scala).
+
+    fn declared(&self, from: usize, path: &[String], wildcard: bool) -> Option<Vec<(usize, u32)>> {
+        let language = self.languages.get(from).copied().flatten().unwrap_or("");
+        let family = family(language)?;
+        // Scala resolves an import inside the packages the file is in too (`package cats`,
+        // `import data.Chain` is `cats.data.Chain`).
+        let mut tries = vec![path.to_vec()];
+        if language == "scala" {
+            for package in self.declared.get(&from).into_iter().flatten() {
+                let mut prefix: Vec<&str> = package.split('.').collect();
+                while !prefix.is_empty() {
+                    let mut p: Vec<String> = prefix.iter().map(|s| (*s).to_owned()).collect();
+                    p.extend(path.iter().cloned());
+                    tries.push(p);
+                    prefix.pop();
+                }
+            }
+        }
+        for path in &tries {
+            if wildcard
+                && let Some(files) = self.packages.get(&format!("{family}\0{}", path.join(".")))
+            {
+                let out = share(from, files);
+                if !out.is_empty() {
+                    return Some(out);
+                }
+            }
+            // A top-level name of the longest package that has it: `a.b.C`, or a member of
+            // one, `a.b.C.f` or `a.b.C.Inner`.
+            for k in (1..path.len()).rev() {
+                let key = format!("{family}\0{}\0{}", path[..k].join("."), path[k]);
+                if let Some(f) = self.names.get(&key).and_then(|c| self.closest(from, c)) {
+                    return Some(vec![(f, WHOLE)]);
+                }
+            }
+        }
+        // By path: PSR-4 (`App\Http\Kernel` is `…/App/Http/Kernel.php`), Kotlin naming a
+        // Java class.
+        let exts: &[&str] = match family {
+            "php" => &[".php"],
+            "dotnet" => &[".cs"],
+            _ => &[".kt", ".scala", ".java"],
+        };
+        for k in (1..=path.len()).rev().take(2) {
+            for ext in exts {
+                let tail = format!("{}{ext}", path[..k].join("/"));
+                if let Some(f) =
+                    self.path_tails.get(tail.as_str()).and_then(|c| self.closest(from, c))
+                {
+                    return Some(vec![(f, WHOLE)]);
+                }
+            }
+        }
+        None
+    }
+
+    // Paths (C/C++, Ruby, PHP, shell).
+
+    fn path(&self, from: usize, path: &str, base: PathBase) -> Option<usize> {
+        if matches!(base, PathBase::Here | PathBase::HereThenSuffix)
+            && let Some(f) = normalize(dir_of(self.paths[from]), path).and_then(|p| self.file(&p))
+        {
+            return Some(f);
+        }
+        if base == PathBase::Here {
+            return None;
+        }
+        // The file whose path ends with it: `../x.h` searched as `x.h`.
+        let tail: Vec<&str> =
+            path.split('/').filter(|s| !s.is_empty() && *s != "." && *s != "..").collect();
+        self.suffix(from, &tail.join("/"))
+    }
+
+    /// The file of the run whose path ends with `tail`: the only one, or the one sharing
+    /// strictly more leading folders with the importer than any other.
+    fn suffix(&self, from: usize, tail: &str) -> Option<usize> {
+        let candidates: Vec<usize> =
+            self.path_tails.get(tail)?.iter().copied().filter(|&c| c != from).collect();
+        let shared = |c: usize| {
+            let (a, b) = (self.paths[from], self.paths[c]);
+            a.split('/').zip(b.split('/')).take_while(|(x, y)| x == y).count()
+        };
+        let best = candidates.iter().map(|&c| shared(c)).max()?;
+        let mut at_best = candidates.iter().copied().filter(|&c| shared(c) == best);
+        let first = at_best.next()?;
+        at_best.next().is_none().then_some(first)
+    }
+
+    // Document links.
+
+    fn link(&self, from: usize, target: &str) -> Option<usize> {
+        let target = target.replace("%20", " ");
+        let (dir, rel) = match target.strip_prefix('/') {
+            Some(rel) => ("", rel),
+            None => (dir_of(self.paths[from]), target.as_str()),
+        };
+        let base = normalize(dir, rel)?;
+        // Documentation written for its HTML build links `fs.html` for `fs.md`.
+        let md = base.strip_suffix(".html").map(|stem| format!("{stem}.md"));
+        let found = [
+            base.clone(),
+            md.unwrap_or_default(),
+            format!("{base}.md"),
+            join(&base, "index.md"),
+            join(&base, "README.md"),
+            join(&base, "readme.md"),
+        ]
+        .iter()
+        .find_map(|c| self.file(c));
+        // A site-absolute link (`/guide/setup.md`) names a path under the docs folder.
+        found.or_else(|| if target.starts_with('/') { self.suffix(from, &base) } else { None })
+    }
+
+    // Swift.
+
+    /// The Swift files of the folder a module is named after in SwiftPM's layout
+    /// (`Sources/Foo/`, `Tests/FooTests/`), when exactly one folder of the run is that. Any
+    /// folder named `Foo` would do worse: expo-modules-core has a `Views/SwiftUI/` folder that
+    /// every `import SwiftUI` (Apple's framework) would name.
+    fn module(&self, name: &str) -> Option<Vec<usize>> {
+        let sources = self.dir_tails.get(format!("Sources/{name}").as_str());
+        let dirs = sources.or_else(|| self.dir_tails.get(format!("Tests/{name}").as_str()))?;
+        let [dir] = dirs.as_slice() else { return None };
+        let files: Vec<usize> = self
+            .paths
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.ends_with(".swift") && (p.starts_with(&format!("{dir}/"))))
+            .map(|(i, _)| i)
+            .collect();
+        (!files.is_empty()).then_some(files)
     }
 
     // Rust.
@@ -501,12 +732,18 @@ impl ImportGraph {
         let index = Index::new(files);
         let mut graph = ImportGraph { out: vec![Vec::new(); files.len()], ..Self::default() };
         for (i, file) in files.iter().enumerate() {
-            if file.imports.is_empty() {
+            let language = file.language.as_deref().unwrap_or("");
+            let mut imports = parse(language, &file.imports);
+            if matches!(language, "markdown" | "rst" | "latex") {
+                // A document's links, from its text (the members tile it).
+                let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+                imports.extend(links(language, &text));
+            }
+            if imports.is_empty() {
                 continue;
             }
-            let language = file.language.as_deref().unwrap_or("");
             let mut edges: BTreeMap<usize, u32> = BTreeMap::new();
-            for import in parse(language, &file.imports) {
+            for import in imports {
                 let targets = index.resolve(i, &import);
                 if targets.is_empty() {
                     graph.unresolved += 1;
@@ -786,6 +1023,223 @@ mod tests {
         assert_eq!((graph.resolved, graph.unresolved), (1, 1));
     }
 
+    /// A file whose text (one chunk) declarations and links are read from.
+    fn with_text(rel: &str, language: &str, imports: &[&str], text: &str) -> FileResult {
+        let mut f = file(rel, language, imports);
+        f.chunks.push(cleave_core::Chunk {
+            id: String::new(),
+            path: rel.into(),
+            language: language.into(),
+            kind: cleave_core::ContentKind::Code,
+            byte_start: 0,
+            byte_end: text.len(),
+            line_start: 1,
+            line_end: text.lines().count(),
+            tokens: text.len(),
+            symbols: vec![],
+            scope: vec![],
+            part: None,
+            provenance: None,
+            classification: None,
+            header: String::new(),
+            text: text.into(),
+        });
+        f
+    }
+
+    #[test]
+    fn c_includes_resolve_beside_the_file_then_by_a_unique_suffix() {
+        let files = vec![
+            file(
+                "lib/malloc/malloc.c",
+                "c",
+                &[
+                    "#include \"malloc-internal.h\"",
+                    "#include <stdlib.h>",
+                    "#include <string/string.h>",
+                    "#include \"config.h\"",
+                    "#include <stdio.h>",
+                ],
+            ),
+            file("lib/malloc/malloc-internal.h", "c", &["#include \"../string/string.h\""]),
+            file("lib/stdlib/stdlib.h", "c", &[]),
+            file("lib/string/string.h", "c", &[]),
+            // Two config.h at the same distance: a tie names neither.
+            file("a/config.h", "c", &[]),
+            file("b/config.h", "c", &[]),
+        ];
+        let graph = ImportGraph::build(&files);
+        assert_eq!(
+            edges(&graph, &files, 0),
+            ["lib/malloc/malloc-internal.h", "lib/stdlib/stdlib.h", "lib/string/string.h"]
+        );
+        assert_eq!(edges(&graph, &files, 1), ["lib/string/string.h"]);
+        // config.h (a tie) and stdio.h (not in the run) are unresolved.
+        assert_eq!((graph.resolved, graph.unresolved), (4, 2));
+    }
+
+    #[test]
+    fn declared_namespaces_and_packages_resolve_through_declarations() {
+        let files = vec![
+            with_text(
+                "src/runtime/Converter.cs",
+                "csharp",
+                &["using System;\nusing Python.Runtime.Native;\nusing static Python.Runtime.Util;"],
+                "using System;\nnamespace Python.Runtime\n{\n    class Converter {}\n}\n",
+            ),
+            with_text(
+                "src/runtime/native/A.cs",
+                "csharp",
+                &["namespace Python.Runtime.Native;"],
+                "namespace Python.Runtime.Native;\nclass A {}\n",
+            ),
+            with_text(
+                "src/runtime/native/B.cs",
+                "csharp",
+                &["namespace Python.Runtime.Native;"],
+                "namespace Python.Runtime.Native;\nclass B {}\n",
+            ),
+            with_text(
+                "src/runtime/Helpers.cs",
+                "csharp",
+                &[],
+                "namespace Python.Runtime {\n  static class Util {}\n}\n",
+            ),
+            // Kotlin: a top-level function of a package whose file is named otherwise.
+            with_text(
+                "android/src/expo/modules/kotlin/Module.kt",
+                "kotlin",
+                &[
+                    "package expo.modules.kotlin",
+                    "import expo.modules.kotlin.types.toAnyType\nimport expo.modules.core.Legacy",
+                ],
+                "package expo.modules.kotlin\n\nclass Module\n",
+            ),
+            with_text(
+                "android/src/expo/modules/kotlin/types/AnyTypeProvider.kt",
+                "kotlin",
+                &["package expo.modules.kotlin.types"],
+                "package expo.modules.kotlin.types\n\ninline fun <reified T> toAnyType(): AnyType = TODO()\n",
+            ),
+            with_text(
+                "android/src/expo/modules/core/Legacy.java",
+                "java",
+                &["package expo.modules.core;"],
+                "package expo.modules.core;\nclass Legacy {}\n",
+            ),
+            // Scala: a relative import inside `package cats`, a wildcard of a package object.
+            with_text(
+                "core/src/main/scala/cats/data/Chain.scala",
+                "scala",
+                &["package cats\npackage data", "import kernel.Eq\nimport cats.syntax.all._"],
+                "package cats\npackage data\n\nsealed abstract class Chain[+A]\n",
+            ),
+            with_text(
+                "kernel/src/main/scala/cats/kernel/Eq.scala",
+                "scala",
+                &["package cats.kernel"],
+                "package cats.kernel\n\ntrait Eq[A]\nobject Eq\n",
+            ),
+            with_text(
+                "core/src/main/scala/cats/syntax/all.scala",
+                "scala",
+                &["package cats.syntax"],
+                "package cats.syntax\n\nobject all extends AllSyntax\n",
+            ),
+            // PHP: by namespace and file name, then PSR-4 by path.
+            with_text(
+                "Symfony/Component/Console/Application.php",
+                "php",
+                &[
+                    "namespace Symfony\\Component\\Console;",
+                    "use Symfony\\Component\\Console\\Command\\Command;\nuse Psr\\Log\\LoggerInterface;",
+                ],
+                "<?php\nnamespace Symfony\\Component\\Console;\nclass Application {}\n",
+            ),
+            with_text(
+                "Symfony/Component/Console/Command/Command.php",
+                "php",
+                &["namespace Symfony\\Component\\Console\\Command;"],
+                "<?php\nnamespace Symfony\\Component\\Console\\Command;\nclass Command {}\n",
+            ),
+            with_text(
+                "vendor/psr/log/Psr/Log/LoggerInterface.php",
+                "php",
+                &[],
+                "<?php\ninterface LoggerInterface {}\n",
+            ),
+        ];
+        let graph = ImportGraph::build(&files);
+        assert_eq!(
+            edges(&graph, &files, 0),
+            ["src/runtime/native/A.cs", "src/runtime/native/B.cs", "src/runtime/Helpers.cs"]
+        );
+        // The namespace's two files share one import.
+        assert_eq!(graph.out[0][0].1, WHOLE / 2);
+        assert_eq!(
+            edges(&graph, &files, 4),
+            [
+                "android/src/expo/modules/kotlin/types/AnyTypeProvider.kt",
+                "android/src/expo/modules/core/Legacy.java"
+            ]
+        );
+        assert_eq!(
+            edges(&graph, &files, 7),
+            [
+                "kernel/src/main/scala/cats/kernel/Eq.scala",
+                "core/src/main/scala/cats/syntax/all.scala"
+            ]
+        );
+        assert_eq!(
+            edges(&graph, &files, 10),
+            [
+                "Symfony/Component/Console/Command/Command.php",
+                "vendor/psr/log/Psr/Log/LoggerInterface.php"
+            ]
+        );
+    }
+
+    #[test]
+    fn ruby_shell_swift_and_document_links_resolve() {
+        let doc = |rel: &str, text: &str| {
+            let mut f = with_text(rel, "markdown", &[], text);
+            f.chunks[0].kind = cleave_core::ContentKind::Prose;
+            f
+        };
+        let files = vec![
+            file("lib/net/http.rb", "ruby", &["require_relative 'http/request'\nrequire 'uri'"]),
+            file("lib/net/http/request.rb", "ruby", &[]),
+            file("lib/uri.rb", "ruby", &[]),
+            file("scripts/run.sh", "bash", &[". \"$(dirname \"$0\")/lib/common.sh\""]),
+            file("scripts/lib/common.sh", "bash", &[]),
+            file(
+                "Sources/App/App.swift",
+                "swift",
+                &["import Foundation\nimport Core\nimport SwiftUI"],
+            ),
+            file("Sources/Core/A.swift", "swift", &[]),
+            file("Sources/Core/B.swift", "swift", &[]),
+            // Not a module: a folder named after Apple's framework.
+            file("Sources/App/SwiftUI/View.swift", "swift", &[]),
+            doc(
+                "docs/index.md",
+                "# Docs\n\nSee [setup](guide/setup.md#install), [api](api/) and [fs](fs.html).\n",
+            ),
+            doc("docs/guide/setup.md", "Back to [the index](../index.md).\n"),
+            doc("docs/api/README.md", "# API\n"),
+            doc("docs/fs.md", "# fs\n"),
+        ];
+        let graph = ImportGraph::build(&files);
+        assert_eq!(edges(&graph, &files, 0), ["lib/net/http/request.rb", "lib/uri.rb"]);
+        assert_eq!(edges(&graph, &files, 3), ["scripts/lib/common.sh"]);
+        assert_eq!(edges(&graph, &files, 5), ["Sources/Core/A.swift", "Sources/Core/B.swift"]);
+        assert_eq!(
+            edges(&graph, &files, 9),
+            ["docs/guide/setup.md", "docs/api/README.md", "docs/fs.md"]
+        );
+        assert_eq!(edges(&graph, &files, 10), ["docs/index.md"]);
+    }
+
     #[test]
     fn cycles_are_one_group_placed_before_their_users() {
         // 0 → 3, 3 → 1, 1 → 3 (a cycle), 2 alone.
@@ -829,6 +1283,12 @@ mod report {
             Import::Ecma(_) => "ecma",
             Import::Go(_) => "go",
             Import::Java { .. } => "java",
+            Import::Declared { .. } => "declared (c#, kotlin, scala, php)",
+            Import::Path { base: PathBase::Here, .. } => "path beside the file",
+            Import::Path { base: PathBase::HereThenSuffix, .. } => "path beside, then suffix",
+            Import::Path { base: PathBase::Suffix, .. } => "path by suffix",
+            Import::Link(_) => "document link",
+            Import::Module(_) => "swift module",
         }
     }
 
@@ -849,7 +1309,10 @@ mod report {
         let mut kinds: BTreeMap<&str, (usize, usize, Vec<String>)> = BTreeMap::new();
         for (i, file) in files.iter().enumerate() {
             let language = file.language.as_deref().unwrap_or("");
-            for import in parse(language, &file.imports) {
+            let text: String = file.chunks.iter().map(|c| c.text.as_str()).collect();
+            let mut imports = parse(language, &file.imports);
+            imports.extend(links(language, &text));
+            for import in imports {
                 let k = kind(&import, &index);
                 let e = kinds.entry(k).or_default();
                 if index.resolve(i, &import).is_empty() {
