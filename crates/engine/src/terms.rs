@@ -115,16 +115,14 @@ fn prose_words(text: &str) -> Cow<'_, str> {
                 kept = at + 1;
                 at += 2;
             }
-            b']' if bytes.get(at + 1) == Some(&b'(') => {
-                match link_destination_end(bytes, at + 1) {
-                    Some(end) => {
-                        out.push_str(&text[kept..=at]);
-                        kept = end;
-                        at = end;
-                    }
-                    None => at += 1,
+            b']' if bytes.get(at + 1) == Some(&b'(') => match link_destination_end(bytes, at + 1) {
+                Some(end) => {
+                    out.push_str(&text[kept..=at]);
+                    kept = end;
+                    at = end;
                 }
-            }
+                None => at += 1,
+            },
             _ => at += 1,
         }
     }
@@ -244,7 +242,9 @@ mod tests {
     #[test]
     fn link_destinations_are_not_prose_words() {
         assert_eq!(
-            prose_words(r#"see [`lru_cache`](#functools.lru_cache "functools.lru_cache") and (this)"#),
+            prose_words(
+                r#"see [`lru_cache`](#functools.lru_cache "functools.lru_cache") and (this)"#
+            ),
             "see [`lru_cache`] and (this)"
         );
         assert_eq!(prose_words(r"the lru\_cache \[x\]"), "the lru_cache [x]");
