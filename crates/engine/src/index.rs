@@ -30,7 +30,9 @@ use crate::tree::{Produced, chunk_input_cached, plan, walk_entries};
 use crate::walk::{Input, WalkOptions};
 
 const MAGIC: &[u8; 8] = b"CLEAVEIX";
-const VERSION: u32 = 1;
+/// Bumped whenever the terms a chunk is indexed by change (tokenizer, stemmer, fields), so
+/// that an index written by an older build is rebuilt, never trusted.
+const VERSION: u32 = 2;
 
 /// What `index_root` did.
 #[derive(Debug, Clone, Default, Serialize)]

@@ -1,10 +1,13 @@
-//! Terms for ranking: the words of a text as selection matches them (identifiers split, light
-//! stemming, stop words out), and each chunk's weighted term frequencies over its fields,
-//! computed once per chunk and kept with its file.
+//! Terms for ranking: the words of a text as selection matches them (identifiers split,
+//! Snowball-stemmed, stop words out), and each chunk's weighted term frequencies over its
+//! fields, computed once per chunk and kept with its file.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
-use cleave_core::Chunk;
+use cleave_core::{Chunk, ContentKind};
+use rust_stemmers::{Algorithm, Stemmer};
 
 /// The words of a text for matching: lower-case runs of letters and digits, identifiers also
 /// split at `_` and at camelCase humps (the whole identifier is kept too), stop words out.
@@ -47,16 +50,14 @@ pub fn terms(text: &str) -> Vec<String> {
     out
 }
 
-/// A light suffix strip, so that "chunks" meets "chunk" and "parsing" meets "parse".
+/// The English Snowball (Porter2) stemmer, built once.
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// A word's stem, so that "chunks" meets "chunk", "parsing" meets "parse", "files" meets "file"
+/// and "equality" meets "equal". A suffix strip of our own made "files" into "fil", "typed"
+/// into "typ" and "logging" into "logg", which met nothing.
 fn stem(word: &str) -> String {
-    for suffix in ["ing", "ies", "es", "s", "ed"] {
-        if let Some(base) = word.strip_suffix(suffix)
-            && base.chars().count() >= 3
-        {
-            return if suffix == "ies" { format!("{base}y") } else { base.to_owned() };
-        }
-    }
-    word.to_owned()
+    STEMMER.stem(word).into_owned()
 }
 
 /// English stop words, sorted (a test checks it).
@@ -85,6 +86,7 @@ enum Field {
 
 fn field_text(chunk: &Chunk, field: Field) -> String {
     match field {
+        Field::Body if chunk.kind != ContentKind::Code => prose_words(&chunk.text).into_owned(),
         Field::Body => chunk.text.clone(),
         Field::Header => format!("{} {}", chunk.path, chunk.scope.join(" ")),
         Field::Symbols => chunk.symbols.join(" "),
@@ -92,6 +94,62 @@ fn field_text(chunk: &Chunk, field: Field) -> String {
             chunk.provenance.as_ref().map(|p| p.section.join(" ")).unwrap_or_default()
         }
     }
+}
+
+/// The words of a prose body, without what is markup rather than content: the destination and
+/// title of a Markdown link or image (`[text](url "title")` reads as `[text]`; a decoded HTML
+/// page repeats a link's title on every mention, and those words outranked the text), and the
+/// backslash of an escaped punctuation mark (`lru\_cache` is the identifier `lru_cache`).
+fn prose_words(text: &str) -> Cow<'_, str> {
+    if !text.contains("](") && !text.contains('\\') {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut kept = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' if bytes.get(at + 1).is_some_and(u8::is_ascii_punctuation) => {
+                out.push_str(&text[kept..at]);
+                kept = at + 1;
+                at += 2;
+            }
+            b']' if bytes.get(at + 1) == Some(&b'(') => match link_destination_end(bytes, at + 1) {
+                Some(end) => {
+                    out.push_str(&text[kept..=at]);
+                    kept = end;
+                    at = end;
+                }
+                None => at += 1,
+            },
+            _ => at += 1,
+        }
+    }
+    out.push_str(&text[kept..]);
+    Cow::Owned(out)
+}
+
+/// Where a link's `(destination "title")` that opens at `open` ends (past its `)`), if it is
+/// one: balanced parentheses, on one line, at most 2 KiB.
+fn link_destination_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    for (i, &b) in bytes.iter().enumerate().skip(open).take(2048) {
+        match b {
+            b'\n' => return None,
+            b'"' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The weighted term frequencies of one chunk over its fields, and its weighted length: what
@@ -170,9 +228,30 @@ mod tests {
 
     #[test]
     fn identifiers_split_and_stay_whole() {
-        assert_eq!(terms("parseHTTPRequest"), ["parse", "http", "request", "parsehttprequest"]);
+        assert_eq!(terms("parseHTTPRequest"), ["pars", "http", "request", "parsehttprequest"]);
         assert_eq!(terms("max_file_size"), ["max", "file", "size", "max_file_size"]);
         assert_eq!(terms("What is the chunks budget?"), ["chunk", "budget"]);
+    }
+
+    #[test]
+    fn words_meet_their_stems() {
+        assert_eq!(terms("files typed logging equality"), ["file", "type", "log", "equal"]);
+        assert_eq!(terms("file types logs equal"), ["file", "type", "log", "equal"]);
+    }
+
+    #[test]
+    fn link_destinations_are_not_prose_words() {
+        assert_eq!(
+            prose_words(
+                r#"see [`lru_cache`](#functools.lru_cache "functools.lru_cache") and (this)"#
+            ),
+            "see [`lru_cache`] and (this)"
+        );
+        assert_eq!(prose_words(r"the lru\_cache \[x\]"), "the lru_cache [x]");
+        assert_eq!(prose_words("[a](b(c)d) e"), "[a] e");
+        // Not a link: left as it is.
+        assert_eq!(prose_words("f[i](x\n) y"), "f[i](x\n) y");
+        assert_eq!(prose_words("no links here"), "no links here");
     }
 
     #[test]
@@ -197,7 +276,7 @@ mod tests {
         };
         let t = ChunkTerms::of(&chunk);
         // Body (1.0) + header path (1.5) + symbols (2.5).
-        assert_eq!(t.tf(term_hash("parse")), Some(5.0));
+        assert_eq!(t.tf(term_hash(&stem("parse"))), Some(5.0));
         assert_eq!(t.tf(term_hash("missing")), None);
         assert!(t.len() >= 5.0);
     }
