@@ -69,6 +69,8 @@ pub fn to_markdown(html: &str) -> Result<String, String> {
         })
         .skip_tags(SKIPPED.to_vec())
         .add_handler(vec!["pre"], pre_as_fence)
+        .add_handler(vec!["a"], leave_out(is_permalink))
+        .add_handler(NAVIGABLE.to_vec(), leave_out(is_navigation))
         .build();
     let mut md = converter.convert(html).map_err(|e| format!("not readable HTML: {e}"))?;
     // The view is chunked as Markdown: a stray form feed or NUL would only confuse it.
@@ -77,6 +79,43 @@ pub fn to_markdown(html: &str) -> Result<String, String> {
         md.push('\n');
     }
     Ok(md)
+}
+
+/// The classes documentation generators give a heading's permalink (`¶`, `#`): Sphinx and
+/// MkDocs, Jupyter, Docusaurus, VitePress, AnchorJS. Kept, it would end every section title.
+const PERMALINK_CLASSES: &[&str] =
+    &["headerlink", "anchor-link", "hash-link", "header-anchor", "anchorjs-link"];
+
+/// Elements that hold a page's navigation when their `role` says so (Sphinx's `related` bar and
+/// sidebar are `<div role="navigation">`); `<nav>` itself is in [`SKIPPED`].
+const NAVIGABLE: &[&str] = &["div", "section", "aside", "ul", "ol", "form"];
+
+/// The value of an element's attribute.
+fn attribute<'e>(element: &'e htmd::Element, name: &str) -> Option<&'e str> {
+    element.attrs.iter().find(|a| &*a.name.local == name).map(|a| &*a.value)
+}
+
+/// A heading's permalink anchor (`<a class="headerlink">¶</a>`).
+fn is_permalink(element: &htmd::Element) -> bool {
+    let class = attribute(element, "class").unwrap_or_default();
+    class.split_ascii_whitespace().any(|c| PERMALINK_CLASSES.contains(&c))
+}
+
+/// An element whose `role` is navigation or search, left out as `<nav>` is.
+fn is_navigation(element: &htmd::Element) -> bool {
+    matches!(attribute(element, "role"), Some("navigation" | "search"))
+}
+
+/// Leaves out an element that `drop` picks; converts any other as usual.
+fn leave_out(
+    drop: fn(&htmd::Element) -> bool,
+) -> impl Fn(
+    &dyn htmd::element_handler::Handlers,
+    htmd::Element,
+) -> Option<htmd::element_handler::HandlerResult> {
+    move |handlers, element| {
+        if drop(&element) { Some(String::new().into()) } else { handlers.fallback(element) }
+    }
 }
 
 /// A `<pre>` is a fenced block whether or not a `<code>` sits in it (htmd fences only
@@ -99,6 +138,22 @@ fn pre_as_fence(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn permalinks_and_navigation_roles_are_left_out() {
+        let html = r##"<html><body>
+            <div class="related" role="navigation"><ul><li><a href="index.html">index</a></li></ul></div>
+            <h1>Sorting<a class="headerlink" href="#sorting" title="Link to this heading">¶</a></h1>
+            <p>See <a href="sort.html">sorted</a> and <a class="reference" href="x">key functions</a>.</p>
+            <div class="sphinxsidebar" role="search"><form><input name="q"></form></div>
+            <ul class="toc"><li>kept</li></ul>
+            </body></html>"##;
+        let md = to_markdown(html).expect("converted");
+        assert!(md.contains("# Sorting\n"), "{md}");
+        assert!(!md.contains('¶') && !md.contains("index"), "{md}");
+        assert!(md.contains("[sorted](sort.html)") && md.contains("[key functions](x)"), "{md}");
+        assert!(md.contains("- kept"), "{md}");
+    }
 
     #[test]
     fn pages_are_decoded_templates_and_fragments_are_source() {
