@@ -481,17 +481,7 @@ impl<'a> Index<'a> {
         let path = self.paths[from];
         if let Some(rel) = path_attr {
             // Relative to the declaring file's folder.
-            let mut parts: Vec<&str> = dir_of(path).split('/').filter(|p| !p.is_empty()).collect();
-            for seg in rel.split('/') {
-                match seg {
-                    "" | "." => {}
-                    ".." => {
-                        parts.pop()?;
-                    }
-                    seg => parts.push(seg),
-                }
-            }
-            return self.file(&parts.join("/"));
+            return self.file(&normalize(dir_of(path), rel)?);
         }
         let file_name = path.rsplit('/').next().unwrap_or(path);
         let dir = if matches!(file_name, "lib.rs" | "main.rs" | "mod.rs") {
