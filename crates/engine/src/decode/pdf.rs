@@ -93,7 +93,17 @@ fn outline_by_page(doc: &PdfDocument, n_pages: usize) -> Vec<Vec<(usize, String)
 /// `#` line of a PDF is not a heading of it.
 fn clean(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
-    for c in raw.chars() {
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        // A TeX font's ligature glyph without a name comes through as its raw OT1 code
+        // (0x0B ff, 0x0C fi, 0x0D fl, 0x0E ffi, 0x0F ffl): before a lower-case letter such a
+        // code is that ligature (graphfig.pdf: `my \roat` is `my float`), never a line end.
+        if let Some(ligature) = ot1_ligature(c)
+            && chars.peek().is_some_and(char::is_ascii_lowercase)
+        {
+            out.push_str(ligature);
+            continue;
+        }
         match c {
             '\u{fb00}' => out.push_str("ff"),
             '\u{fb01}' => out.push_str("fi"),
@@ -120,6 +130,18 @@ fn clean(raw: &str) -> String {
         }
     }
     escaped
+}
+
+/// The ligature at an OT1 code point (Computer Modern's encoding, slots 0x0B-0x0F).
+fn ot1_ligature(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{b}' => "ff",
+        '\u{c}' => "fi",
+        '\r' => "fl",
+        '\u{e}' => "ffi",
+        '\u{f}' => "ffl",
+        _ => return None,
+    })
 }
 
 /// Joins a word hyphenated at a line end: `exam-` + `ple of` → `example` + a line break
@@ -247,7 +269,13 @@ mod tests {
 
     #[test]
     fn ligatures_fold_and_markdown_starts_are_escaped() {
-        assert_eq!(clean("e\u{fb03}cient \u{fb01}nd\r\n# not\u{c}x"), "efficient find\n\\# not x");
+        assert_eq!(clean("e\u{fb03}cient \u{fb01}nd\r\n# not\u{c}X"), "efficient find\n\\# not X");
+        // Raw OT1 ligature codes before a lower-case letter; elsewhere control characters.
+        assert_eq!(
+            clean("my \roat, \u{c}nd, e\u{e}cient, o\u{b}er, wa\u{f}e"),
+            "my float, find, efficient, offer, waffle"
+        );
+        assert_eq!(clean("line\r\nnext\u{c} end\u{b}"), "line\nnext  end ");
     }
 
     #[test]
