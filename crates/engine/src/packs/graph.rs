@@ -978,25 +978,7 @@ mod tests {
 
     #[test]
     fn go_imports_name_every_file_of_the_package() {
-        let mut module = file("go.mod", "text", &[]);
-        module.chunks.push(cleave_core::Chunk {
-            id: String::new(),
-            path: "go.mod".into(),
-            language: "text".into(),
-            kind: cleave_core::ContentKind::Prose,
-            byte_start: 0,
-            byte_end: 20,
-            line_start: 1,
-            line_end: 1,
-            tokens: 20,
-            symbols: vec![],
-            scope: vec![],
-            part: None,
-            provenance: None,
-            classification: None,
-            header: String::new(),
-            text: "module example.com/m\n".into(),
-        });
+        let module = with_text("go.mod", "text", &[], "module example.com/m\n");
         let files = vec![
             module,
             file(
