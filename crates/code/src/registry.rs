@@ -481,7 +481,8 @@ pub fn language_for_path(path: &str) -> Option<&'static Language> {
 const SNIFF_BYTES: usize = 16 << 10;
 
 /// The language of a file, by extension and, where a later row shares the extension (`.h`),
-/// by the first line of the file's first 16 KiB that starts with one of that row's markers.
+/// by the first line of code in the file's first 16 KiB that starts with one of that row's
+/// markers.
 pub fn language_for_file(path: &str, text: &str) -> Option<&'static Language> {
     let owner = language_for_path(path)?;
     let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
@@ -489,12 +490,56 @@ pub fn language_for_file(path: &str, text: &str) -> Option<&'static Language> {
     let head = &text[..cleave_core::floor_char_boundary(text, SNIFF_BYTES.min(text.len()))];
     let claims = |l: &&Language| {
         l.shared_extensions.iter().any(|e| e.eq_ignore_ascii_case(ext))
-            && head.lines().any(|line| {
-                let line = line.trim_start();
-                l.markers.iter().any(|m| line.starts_with(m))
-            })
+            && code_lines(head).any(|line| l.markers.iter().any(|m| line.starts_with(m)))
     };
     Some(LANGUAGES.iter().find(claims).unwrap_or(owner))
+}
+
+/// The lines of a C-family text with its comments left out, each trimmed at the start: what
+/// follows a comment that closes on the line is code, a line inside a block comment or behind
+/// `//` is none. Only C and C++ share an extension today, so markers are read in their
+/// comment syntax. The prose of a comment is not code: glibc's GNU-style block comments hold
+/// lines such as `   class of functions`, which made C headers read as C++.
+fn code_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut in_block = false;
+    text.lines().filter_map(move |line| {
+        let mut rest = line;
+        if in_block {
+            let end = rest.find("*/")?;
+            rest = &rest[end + 2..];
+            in_block = false;
+        }
+        // Comments that open (and perhaps close) before the line's code starts.
+        loop {
+            rest = rest.trim_start();
+            if rest.starts_with("//") {
+                return None;
+            }
+            let Some(after) = rest.strip_prefix("/*") else { break };
+            match after.find("*/") {
+                Some(end) => rest = &after[end + 2..],
+                None => {
+                    in_block = true;
+                    return None;
+                }
+            }
+        }
+        // A block comment opened after code on this line (`int n; /* the number`) runs on.
+        let mut tail = rest;
+        while let Some(open) = tail.find("/*") {
+            if tail[..open].contains("//") {
+                break;
+            }
+            match tail[open + 2..].find("*/") {
+                Some(end) => tail = &tail[open + 2 + end + 2..],
+                None => {
+                    in_block = true;
+                    break;
+                }
+            }
+        }
+        (!rest.is_empty()).then_some(rest)
+    })
 }
 
 /// The language of a script, by its shebang line (`#!/usr/bin/env python3`, `#!/bin/bash`):
@@ -665,6 +710,24 @@ mod tests {
         // Markers only count at a line start: a comment that names a class does not.
         let comment = "/* the class of lists */\nstruct list;\n";
         assert_eq!(language_for_file("list.h", comment).unwrap().name, "c");
+        // Nor do the lines of a comment (glibc's GNU style: no `*` on continuation lines),
+        // whether the comment opens on a line of its own, after code, or behind `//`.
+        for c in [
+            "/* Functions of this\n   class of calls.  */\nint f (void);\n",
+            "int n; /* the number of\n   class members */\nint g (void);\n",
+            "/* a */ /* b\n namespace of symbols */\n",
+            "// namespace x\nint h (void);\n",
+        ] {
+            assert_eq!(language_for_file("libio/x.h", c).unwrap().name, "c", "{c:?}");
+        }
+        // Code after a comment that closes on its line, or after a whole comment block, counts.
+        for cpp in [
+            "/* widgets */ class Widget;\n",
+            "/* a\n   b */\nnamespace app {}\n",
+            "// a widget\n  template <typename T> struct W;\n",
+        ] {
+            assert_eq!(language_for_file("w.h", cpp).unwrap().name, "cpp", "{cpp:?}");
+        }
         assert_eq!(language_for_file("a.c", cpp).unwrap().name, "c");
         assert!(language_for_file("Makefile", cpp).is_none());
     }
