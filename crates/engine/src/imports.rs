@@ -512,8 +512,9 @@ fn literals(text: &str) -> Vec<(&str, &str)> {
             let Some(len) = text[i + 1..].find(char::from(q)) else { break };
             let before = text[..i].trim_end();
             let word_start = before
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '('))
-                .map_or(0, |p| p + 1);
+                .char_indices()
+                .rfind(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '('))
+                .map_or(0, |(p, c)| p + c.len_utf8());
             out.push((&before[word_start..], &text[i + 1..i + 1 + len]));
             i += len + 2;
         } else {
@@ -1398,5 +1399,15 @@ mod tests {
             links("latex", "\\input{sections/intro}\n% \\include{old}\n\\include{appendix.tex}\n");
         assert_eq!(tex, vec![link("sections/intro.tex"), link("appendix.tex")]);
         assert!(links("python", "[x](y.md)").is_empty());
+    }
+
+    /// The word before a string literal, after a char of several bytes that ends no name
+    /// (`from✓"x"`): the slice started inside that char and panicked.
+    #[test]
+    fn a_literal_after_a_multibyte_char_reads_without_panic() {
+        assert!(parse("typescript", &strs(&["import x from\u{2713}'y'"])).is_empty());
+        assert_eq!(parse("javascript", &strs(&["import\u{2713}'y'"])), []);
+        assert_eq!(parse("javascript", &strs(&["\u{2713}import'y'"])), [Import::Ecma("y".into())]);
+        assert!(parse("go", &strs(&["import (\n\u{1F600}\"fmt\"\n)"])).len() <= 1);
     }
 }
