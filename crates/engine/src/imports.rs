@@ -175,11 +175,20 @@ pub fn links(language: &str, text: &str) -> Vec<Import> {
     match language {
         "markdown" => {
             // `](target "title")`: the target runs to the first space or closing parenthesis.
-            let mut rest = text;
-            while let Some(at) = rest.find("](") {
-                rest = &rest[at + 2..];
-                let end = rest.find([')', ' ', '\n']).unwrap_or(rest.len());
-                push(&rest[..end]);
+            // A target holding the next `](` is no link's: read again from each `](`, a long
+            // line of them without an end was quadratic. `end` is the first end at or after
+            // the last target's start, found once per stretch.
+            let mut next = text.find("](");
+            let mut end = 0;
+            while let Some(open) = next {
+                let start = open + 2;
+                next = text[start..].find("](").map(|n| start + n);
+                if end < start {
+                    end = text[start..].find([')', ' ', '\n']).map_or(text.len(), |e| start + e);
+                }
+                if next.is_none_or(|n| n > end) {
+                    push(&text[start..end]);
+                }
             }
             for line in text.lines() {
                 let l = line.trim_start();
@@ -217,13 +226,22 @@ pub fn links(language: &str, text: &str) -> Vec<Import> {
         "latex" => {
             for command in ["\\input{", "\\include{", "\\subfile{"] {
                 let mut rest = text;
+                // Whether the line holds a `%` before the command, carried along as the search
+                // moves on (looking back to the line's start at each command was quadratic on
+                // a long line): up to `seen`, the text has been looked at.
+                let (mut seen, mut commented) = (0, false);
                 while let Some(at) = rest.find(command) {
-                    let line_start = text.len() - rest.len() + at;
-                    let line = text[..line_start].rsplit('\n').next().unwrap_or("");
+                    let command_start = text.len() - rest.len() + at;
+                    let read = &text[seen..command_start];
+                    commented = match read.rfind('\n') {
+                        Some(nl) => read[nl + 1..].contains('%'),
+                        None => commented || read.contains('%'),
+                    };
+                    seen = command_start;
                     rest = &rest[at + command.len()..];
                     let Some(end) = rest.find('}') else { break };
                     // A commented-out `% \input{x}` names nothing.
-                    if !line.contains('%') {
+                    if !commented {
                         let name = rest[..end].trim();
                         let has_ext = name.rsplit('/').next().is_some_and(|n| n.contains('.'));
                         if has_ext { push(name) } else { push(&format!("{name}.tex")) }
@@ -377,6 +395,15 @@ fn skip_bracketed(s: &str, open: char, close: char) -> &str {
     ""
 }
 
+/// The most parts a dotted name of an import or a package may have: a deeper one names no
+/// file, and resolving it costs the square of its depth.
+const MAX_PARTS: usize = 64;
+
+/// The most distinct packages or namespaces a file declares that are kept: each is paired
+/// with every top-level name of the file, and a generated file of thousands of namespace
+/// blocks made that product hundreds of millions of keys.
+const MAX_PACKAGES: usize = 32;
+
 fn is_ident(s: &str) -> bool {
     let s = s.strip_prefix("r#").unwrap_or(s);
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_')
@@ -512,8 +539,9 @@ fn literals(text: &str) -> Vec<(&str, &str)> {
             let Some(len) = text[i + 1..].find(char::from(q)) else { break };
             let before = text[..i].trim_end();
             let word_start = before
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '('))
-                .map_or(0, |p| p + 1);
+                .char_indices()
+                .rfind(|&(_, c)| !(c.is_alphanumeric() || c == '_' || c == '('))
+                .map_or(0, |(p, c)| p + c.len_utf8());
             out.push((&before[word_start..], &text[i + 1..i + 1 + len]));
             i += len + 2;
         } else {
@@ -583,8 +611,12 @@ fn c_include(text: &str, out: &mut Vec<Import>) {
     }
 }
 
-/// A dotted (or `\`-separated) name split, or nothing if a part is not an identifier.
+/// A dotted (or `\`-separated) name split, or nothing if a part is not an identifier or it has
+/// more than [`MAX_PARTS`] parts.
 fn dotted(name: &str, sep: char) -> Option<Vec<String>> {
+    if name.split(sep).nth(MAX_PARTS).is_some() {
+        return None;
+    }
     let path: Vec<String> =
         name.split(sep).map(|p| p.trim().trim_matches('`').to_owned()).collect();
     path.iter().all(|p| is_ident(p)).then_some(path)
@@ -637,7 +669,8 @@ fn scala(text: &str, out: &mut Vec<Import>) {
     let code = strip_c_comments(text);
     let mut statements = Vec::new();
     let mut current = String::new();
-    // An import's selector braces may span lines.
+    // An import's selector braces may span lines (counted line by line: counted again over
+    // the whole statement at each line, 300,000 selectors took over 30 s).
     let mut depth = 0i32;
     for line in code.lines() {
         let l = line.trim();
@@ -651,7 +684,7 @@ fn scala(text: &str, out: &mut Vec<Import>) {
             current.push(' ');
             current.push_str(l);
         }
-        depth = current.matches('{').count() as i32 - current.matches('}').count() as i32;
+        depth += l.matches('{').count() as i32 - l.matches('}').count() as i32;
     }
     statements.push(current);
     for stmt in statements {
@@ -929,6 +962,8 @@ pub fn declarations(language: &str, text: &str) -> Option<Declarations> {
         _ => return None,
     };
     let mut out = Declarations::default();
+    // The names kept so far (a scan of `out.names` per name was quadratic in a generated file).
+    let mut seen = std::collections::HashSet::new();
     let mut scala_package = String::new();
     let mut in_header = true;
     for line in text.lines() {
@@ -946,8 +981,10 @@ pub fn declarations(language: &str, text: &str) -> Option<Declarations> {
                 let name =
                     object.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or("");
                 if is_ident(name) {
-                    out.names.push(name.to_owned());
-                    out.packages.push(join_dotted(&scala_package, name));
+                    if seen.insert(name.to_owned()) {
+                        out.names.push(name.to_owned());
+                    }
+                    add_package(&mut out.packages, join_dotted(&scala_package, name));
                 }
                 continue;
             }
@@ -961,11 +998,14 @@ pub fn declarations(language: &str, text: &str) -> Option<Declarations> {
             }
             if language == "scala" && in_header {
                 // `package cats` then `package data`: the file is in `cats.data` (and sees `cats`).
-                out.packages.retain(|p| p != &scala_package);
-                scala_package = join_dotted(&scala_package, &name);
-                out.packages.push(scala_package.clone());
+                let joined = join_dotted(&scala_package, &name);
+                if joined.split('.').nth(MAX_PARTS).is_none() {
+                    out.packages.retain(|p| p != &scala_package);
+                    scala_package = joined;
+                    add_package(&mut out.packages, scala_package.clone());
+                }
             } else {
-                out.packages.push(name);
+                add_package(&mut out.packages, name);
             }
             continue;
         }
@@ -1021,11 +1061,22 @@ pub fn declarations(language: &str, text: &str) -> Option<Declarations> {
             .collect();
         let head = plain.split(['(', ':', '=', '[', '{', ';', ' ']).next().unwrap_or("");
         let name = head.rsplit('.').next().unwrap_or(head).trim_matches('`');
-        if is_ident(name) && !out.names.iter().any(|n| n == name) {
+        if is_ident(name) && seen.insert(name.to_owned()) {
             out.names.push(name.to_owned());
         }
     }
     Some(out)
+}
+
+/// Adds a package a file declares, once, unless it is deeper than [`MAX_PARTS`] or the file has
+/// [`MAX_PACKAGES`] already.
+fn add_package(packages: &mut Vec<String>, name: String) {
+    if packages.len() < MAX_PACKAGES
+        && name.split('.').nth(MAX_PARTS).is_none()
+        && !packages.contains(&name)
+    {
+        packages.push(name);
+    }
 }
 
 fn join_dotted(a: &str, b: &str) -> String {
@@ -1398,5 +1449,95 @@ mod tests {
             links("latex", "\\input{sections/intro}\n% \\include{old}\n\\include{appendix.tex}\n");
         assert_eq!(tex, vec![link("sections/intro.tex"), link("appendix.tex")]);
         assert!(links("python", "[x](y.md)").is_empty());
+    }
+
+    /// Runs `f` and fails when it takes longer than a linear reading of a few MB could.
+    fn within_seconds<T>(secs: u64, f: impl FnOnce() -> T) -> T {
+        let started = std::time::Instant::now();
+        let out = f();
+        assert!(started.elapsed().as_secs() < secs, "took {:?}", started.elapsed());
+        out
+    }
+
+    /// The word before a string literal, after a char of several bytes that ends no name
+    /// (`from✓"x"`): the slice started inside that char and panicked.
+    #[test]
+    fn a_literal_after_a_multibyte_char_reads_without_panic() {
+        assert!(parse("typescript", &strs(&["import x from\u{2713}'y'"])).is_empty());
+        assert_eq!(parse("javascript", &strs(&["import\u{2713}'y'"])), []);
+        assert_eq!(parse("javascript", &strs(&["\u{2713}import'y'"])), [Import::Ecma("y".into())]);
+        assert!(parse("go", &strs(&["import (\n\u{1F600}\"fmt\"\n)"])).len() <= 1);
+    }
+
+    /// A 2 MB line of `](` with no `)`, space or line end: each `](` scanned the rest of the
+    /// text for its destination's end, quadratic (over 30 s in a debug build).
+    #[test]
+    fn markdown_links_on_a_long_line_without_ends_take_linear_time() {
+        let text = "](".repeat(1 << 20);
+        within_seconds(10, || links("markdown", &text));
+        // A destination still ends at the text's end.
+        assert_eq!(links("markdown", "[x](a.md"), vec![Import::Link("a.md".into())]);
+    }
+
+    /// A 4 MB line of `\input{x}`: each command looked back to its line's start for a `%`,
+    /// quadratic (over 30 s in a debug build).
+    #[test]
+    fn latex_inputs_on_a_long_line_take_linear_time() {
+        let text = "\\input{x}".repeat(450_000);
+        let got = within_seconds(10, || links("latex", &text));
+        assert_eq!(got.len(), 450_000);
+        // A `%` earlier on the line still comments out what follows it, only that.
+        let got = links("latex", "\\input{a} % \\input{b}\n\\input{c}");
+        assert_eq!(got, vec![Import::Link("a.tex".into()), Import::Link("c.tex".into())]);
+    }
+
+    /// A generated C# file of 200,000 classes: each name was checked against every name
+    /// before it, quadratic (over 30 s in a debug build).
+    #[test]
+    fn declarations_of_many_names_take_linear_time() {
+        let text: String = (0..200_000).map(|i| format!("class C{i} {{}}\n")).collect();
+        let decl = within_seconds(10, || declarations("csharp", &text)).unwrap_or_default();
+        assert_eq!(decl.names.len(), 200_000);
+        assert_eq!(
+            declarations("csharp", "class A {}\nclass A {}\n").unwrap_or_default().names,
+            ["A"]
+        );
+    }
+
+    /// A C# file that opens the same namespace twice declares it once: twice, its file took
+    /// two shares of every `using` of the namespace.
+    #[test]
+    fn declarations_name_each_package_once() {
+        let text = "namespace A\n{\n  class X {}\n}\nnamespace A\n{\n  class Y {}\n}\n";
+        let decl = declarations("csharp", text).unwrap_or_default();
+        assert_eq!(decl.packages, ["A"]);
+    }
+
+    /// A Scala import whose selectors span 300,000 lines: the braces were counted again over
+    /// the whole statement at each line, quadratic (over 30 s in a debug build).
+    #[test]
+    fn scala_import_selectors_over_many_lines_take_linear_time() {
+        let mut stmt = String::from("import a.{\n");
+        for i in 0..300_000 {
+            stmt.push_str(&format!("  B{i},\n"));
+        }
+        stmt.push('}');
+        let got = within_seconds(10, || parse("scala", &[stmt]));
+        assert_eq!(got.len(), 300_000);
+    }
+
+    /// A dotted name of 100,000 parts is no name a file declares: resolving it joined every
+    /// prefix of it (quadratic), and Scala's selectors cloned it per selector.
+    #[test]
+    fn dotted_names_of_absurd_depth_are_no_imports() {
+        let name = "a.".repeat(100_000) + "B";
+        assert!(parse("kotlin", &[format!("import {name}")]).is_empty());
+        assert!(parse("scala", &[format!("import {name}.{{C, D}}")]).is_empty());
+        assert!(parse("csharp", &[format!("using {name};")]).is_empty());
+        let decl = declarations("scala", &format!("package {name}\nclass X\n"));
+        assert_eq!(decl.unwrap_or_default().packages, Vec::<String>::new());
+        let many = "package a\n".repeat(100_000) + "class X\n";
+        let decl = within_seconds(10, || declarations("scala", &many)).unwrap_or_default();
+        assert_eq!(decl.packages, [vec!["a"; MAX_PARTS].join(".")]);
     }
 }

@@ -70,6 +70,8 @@ struct Index<'a> {
     names: HashMap<String, Vec<usize>>,
     /// The packages each file declares (Scala resolves a relative import inside them).
     declared: HashMap<usize, Vec<String>>,
+    /// SwiftPM module folders (`…/Sources/Foo`, `…/Tests/Foo`) → the Swift files under them.
+    swift_modules: HashMap<&'a str, Vec<usize>>,
 }
 
 /// The languages whose declared names import one another: Kotlin, Scala and Java share the
@@ -134,6 +136,7 @@ impl<'a> Index<'a> {
             packages: HashMap::new(),
             names: HashMap::new(),
             declared: HashMap::new(),
+            swift_modules: HashMap::new(),
         };
         let mut cargo_names = Vec::new();
         for (i, file) in files.iter().enumerate() {
@@ -142,6 +145,14 @@ impl<'a> Index<'a> {
                 index.path_tails.entry(tail).or_default().push(i);
             }
             index.add_declarations(i, file);
+            if path.ends_with(".swift") {
+                for (at, _) in path.match_indices('/') {
+                    let dir = &path[..at];
+                    if matches!(dir.rsplit('/').nth(1), Some("Sources" | "Tests")) {
+                        index.swift_modules.entry(dir).or_default().push(i);
+                    }
+                }
+            }
             match file.language.as_deref() {
                 Some("rust") => {
                     index.add_crate(path);
@@ -434,14 +445,8 @@ impl<'a> Index<'a> {
         let sources = self.dir_tails.get(format!("Sources/{name}").as_str());
         let dirs = sources.or_else(|| self.dir_tails.get(format!("Tests/{name}").as_str()))?;
         let [dir] = dirs.as_slice() else { return None };
-        let files: Vec<usize> = self
-            .paths
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.ends_with(".swift") && (p.starts_with(&format!("{dir}/"))))
-            .map(|(i, _)| i)
-            .collect();
-        (!files.is_empty()).then_some(files)
+        // Listed once in `new`: a scan of every path per import was imports × files.
+        self.swift_modules.get(dir).cloned()
     }
 
     // Rust.
@@ -1225,6 +1230,50 @@ mod tests {
         let graph = ImportGraph { out, ..ImportGraph::default() };
         let (order, _) = graph.order(&[true; 4], &["a/0", "a/1", "b/2", "a/3"]);
         assert_eq!(order, [3, 0, 1, 2]);
+    }
+
+    /// Runs `f` and fails when it takes longer than a linear pass could.
+    fn within_seconds<T>(secs: u64, f: impl FnOnce() -> T) -> T {
+        let started = std::time::Instant::now();
+        let out = f();
+        assert!(started.elapsed().as_secs() < secs, "took {:?}", started.elapsed());
+        out
+    }
+
+    /// A generated C# file of 20,000 namespace blocks, a class in each: every name was
+    /// indexed under every namespace: 400 million keys (stopped after 30 s, gigabytes in).
+    #[test]
+    fn a_file_of_many_namespaces_is_indexed_in_linear_time() {
+        let text: String =
+            (0..20_000).map(|i| format!("namespace N{i}\n{{\n    class C{i} {{}}\n}}\n")).collect();
+        let files = vec![
+            with_text("Gen.cs", "csharp", &[], &text),
+            with_text("Use.cs", "csharp", &["using N0;"], "using N0;\nclass Use {}\n"),
+        ];
+        let graph = within_seconds(20, || ImportGraph::build(&files));
+        assert_eq!(edges(&graph, &files, 1), ["Gen.cs"]);
+    }
+
+    /// 20,000 files outside a Swift module and one that imports the module 20,000 times:
+    /// each import scanned every path of the run (with an allocation each), so imports ×
+    /// files (400 million).
+    #[test]
+    fn swift_modules_resolve_without_scanning_every_path() {
+        let mut files: Vec<FileResult> =
+            (0..20_000).map(|i| file(&format!("Other/f{i:05}.swift"), "swift", &[])).collect();
+        files.push(file(
+            "Sources/App/App.swift",
+            "swift",
+            &["import Core\n".repeat(20_000).as_str()],
+        ));
+        files.push(file("Sources/Core/A.swift", "swift", &[]));
+        files.push(file("Sources/Core/Sub/B.swift", "swift", &[]));
+        files.push(file("Sources/Core/notes.md", "markdown", &[]));
+        let graph = within_seconds(20, || ImportGraph::build(&files));
+        assert_eq!(
+            edges(&graph, &files, 20_000),
+            ["Sources/Core/A.swift", "Sources/Core/Sub/B.swift"]
+        );
     }
 }
 
