@@ -73,3 +73,18 @@ seed packer items.rs "$CHARS" '' "$fx/code/rust/items.rs"
 seed packer readme.md "$TOKENS" '' "$fx/markdown/readme.md"
 seed packer app.py '\x02\x40\x00\x00' '' "$fx/code/python/app.py"
 seed packer notes.txt '\x04\x31\x00\x01' '' "$fx/text/notes.txt"
+# packs: a mode byte (even: import order), then files, each a path byte (an index in packs.rs's
+# PATHS), a byte naming the file its import line names, a length byte and that many bytes.
+packs_file() { # path-index names-index file
+    local body LC_ALL=C
+    body=$(head -c 200 "$3" | tr -d '\0')
+    printf "$(printf '\\x%02x\\x%02x\\x%02x' "$1" "$2" "${#body}")"
+    printf '%s' "$body"
+}
+mkdir -p corpus/packs
+{ printf "$CHARS"'\x00'; packs_file 0 1 "$fx/code/rust/items.rs"; packs_file 1 0 "$fx/code/rust/items.rs"
+  packs_file 19 20 "$fx/markdown/readme.md"; packs_file 20 19 "$fx/markdown/readme.md"; } \
+    >corpus/packs/rust-and-markdown
+{ printf "$TOKENS"'\x01'; packs_file 2 3 "$fx/code/python/app.py"; packs_file 3 2 "$fx/code/python/app.py"
+  packs_file 9 10 "$fx/code/go/server.go"; packs_file 10 9 "$fx/code/go/server.go"; } \
+    >corpus/packs/python-and-c
