@@ -24,7 +24,7 @@ fn row(l: &Language) -> String {
     let mut extensions = ticks(l.extensions, ".");
     if !l.shared_extensions.is_empty() {
         extensions.push_str(&format!(
-            " ({} when a line starts with {})",
+            " ({} when a line of code starts with {})",
             ticks(l.shared_extensions, "."),
             ticks(&l.markers[..l.markers.len().min(3)], "")
         ));
