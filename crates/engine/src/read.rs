@@ -15,7 +15,13 @@ use crate::walk::Input;
 
 /// Reads a walked file: its bytes, or why it was not read. `limit` is the largest size read.
 pub fn read_input(input: &Input, limit: u64) -> Result<Vec<u8>, Skip> {
-    let file = open(&input.abs, input.follow).map_err(|err| open_error(&err))?;
+    // Where the kernel can resolve the path beneath the root itself, the open is confined by
+    // construction; elsewhere the opened handle's real path is checked after the open.
+    let (file, beneath) = match beneath::open(input) {
+        Some(Ok(file)) => (file, true),
+        Some(Err(err)) => return Err(open_error(&err)),
+        None => (open(&input.abs, input.follow).map_err(|err| open_error(&err))?, false),
+    };
     let meta = file.metadata().map_err(|err| Skip::Unreadable(err.to_string()))?;
     if let Some(skip) = Skip::not_regular(&meta) {
         return Err(skip);
@@ -24,7 +30,7 @@ pub fn read_input(input: &Input, limit: u64) -> Result<Vec<u8>, Skip> {
         return Err(Skip::Changed);
     }
     // A folder on the way swapped for a link, or a followed link, can lead outside the root.
-    if !confined(&file, input) {
+    if !beneath && !confined(&file, input) {
         return Err(if input.follow { Skip::LinkOutsideRoot } else { Skip::Changed });
     }
     if meta.len() > limit {
@@ -101,6 +107,95 @@ fn same_file(input: &Input, meta: &Metadata) -> bool {
     true
 }
 
+/// Opening a walked file with `openat2(RESOLVE_BENEATH)` from a handle on its root (Linux
+/// 5.6 and later): the kernel refuses any path, link or `..` that would leave the root, so no
+/// check after the open is needed (and the `/proc/self/fd` read it costs is saved). Where the
+/// call is refused (an older kernel, a sandbox's syscall filter) the caller opens the plain way.
+#[cfg(target_os = "linux")]
+mod beneath {
+    use std::cell::RefCell;
+    use std::fs::File;
+    use std::os::fd::OwnedFd;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use rustix::fs::{Mode, OFlags, ResolveFlags};
+    use rustix::io::Errno;
+
+    use crate::walk::Input;
+
+    /// This thread's handle on the root of the last walk it read from (`None`: the root could
+    /// not be opened), and whether openat2 was refused once (then it is not tried again).
+    struct Roots {
+        root: Option<(Arc<Path>, Option<OwnedFd>)>,
+        refused: bool,
+    }
+
+    thread_local! {
+        static ROOTS: RefCell<Roots> = const { RefCell::new(Roots { root: None, refused: false }) };
+    }
+
+    /// The walked file opened beneath its root: `None` when this way is not available (a
+    /// single file, no handle on the root, openat2 refused), else the open's result.
+    pub(super) fn open(input: &Input) -> Option<std::io::Result<File>> {
+        let root = input.root.as_ref()?;
+        // Relative to the root: `rel` is the path below it, exactly (non-UTF-8 names are
+        // skipped by the walk, so it is never a lossy spelling).
+        if input.rel.is_empty() || input.rel.starts_with('/') {
+            return None;
+        }
+        ROOTS.with(|roots| {
+            let mut roots = roots.borrow_mut();
+            if roots.refused {
+                return None;
+            }
+            // Keyed by the walk's own `Arc` (held here, so its address is not reused): each walk
+            // opens its root afresh, and a folder replaced since an earlier walk of a
+            // long-lived process (the MCP server, the Python module) is never read through
+            // a stale handle.
+            if roots.root.as_ref().is_none_or(|(r, _)| !Arc::ptr_eq(r, root)) {
+                let dir = rustix::fs::open(
+                    &**root,
+                    OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                    Mode::empty(),
+                )
+                .ok();
+                roots.root = Some((root.clone(), dir));
+            }
+            let dir = roots.root.as_ref()?.1.as_ref()?;
+            let mut flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC | OFlags::NOCTTY;
+            if !input.follow {
+                flags |= OFlags::NOFOLLOW;
+            }
+            let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+            match rustix::fs::openat2(dir, input.rel.as_str(), flags, Mode::empty(), resolve) {
+                Ok(fd) => Some(Ok(File::from(fd))),
+                // Not this kernel, or filtered: the plain open and the check after it.
+                Err(Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG) => {
+                    roots.refused = true;
+                    None
+                }
+                // Out of the root, or an absolute link (refused even when it points inside):
+                // the plain open decides, with the check after it.
+                Err(Errno::XDEV) => None,
+                Err(err) => Some(Err(err.into())),
+            }
+        })
+    }
+}
+
+/// Elsewhere files are opened the plain way and checked after the open.
+#[cfg(not(target_os = "linux"))]
+mod beneath {
+    use std::fs::File;
+
+    use crate::walk::Input;
+
+    pub(super) fn open(_: &Input) -> Option<std::io::Result<File>> {
+        None
+    }
+}
+
 /// Whether the opened file lies inside the walked root: its real path, as the kernel sees the
 /// open handle (on Linux), else as the path resolves now.
 fn confined(file: &File, input: &Input) -> bool {
@@ -150,6 +245,55 @@ mod tests {
         let res = read_input(&input, 100);
         // The new file may reuse the inode number: then it is read, which is what is there.
         assert!(res == Err(Skip::Changed) || res == Ok(b"other".to_vec()), "{res:?}");
+    }
+
+    #[test]
+    fn a_folder_swapped_for_a_link_out_of_the_root_is_not_read() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let (dir, outside) = (tmp.path().join("root"), tmp.path().join("outside"));
+        std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
+        std::fs::create_dir(&outside).expect("mkdir");
+        std::fs::write(dir.join("sub/a.txt"), "inside").expect("write");
+        std::fs::write(outside.join("a.txt"), "secret").expect("write");
+        let input = walked_file(&dir, "sub/a.txt");
+        assert_eq!(read_input(&input, 100).expect("read"), b"inside");
+        // The folder on the way becomes a link out, relative and then absolute; the file
+        // behind it even has the walked file's size.
+        for target in [Path::new("../outside"), outside.as_path()] {
+            let _ = std::fs::remove_dir_all(dir.join("sub"));
+            let _ = std::fs::remove_file(dir.join("sub"));
+            std::os::unix::fs::symlink(target, dir.join("sub")).expect("link");
+            let mut swapped = input.clone();
+            swapped.id = None;
+            assert_eq!(read_input(&swapped, 100), Err(Skip::Changed), "{target:?}");
+        }
+    }
+
+    #[test]
+    fn followed_links_are_read_inside_the_root_only() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path().join("root");
+        std::fs::create_dir(&root).expect("mkdir");
+        let root = std::fs::canonicalize(&root).expect("canonical");
+        std::fs::write(root.join("a.txt"), "target").expect("write");
+        std::fs::write(tmp.path().join("secret.txt"), "secret").expect("write");
+        // An absolute link to a file inside the root (openat2 refuses absolute links beneath a
+        // root even where they stay inside; such a link is still read) and a relative one.
+        std::os::unix::fs::symlink(root.join("a.txt"), root.join("abs.txt")).expect("link");
+        std::os::unix::fs::symlink("a.txt", root.join("rel.txt")).expect("link");
+        let options = WalkOptions { follow: true, ..WalkOptions::default() };
+        let walked = walk(&root, &options).expect("walk");
+        for name in ["abs.txt", "rel.txt"] {
+            let input = walked.entries.iter().find(|i| i.rel == name).expect("walked");
+            assert!(input.follow, "{name} is a followed link");
+            assert_eq!(read_input(input, 100).expect(name), b"target");
+        }
+        // The same link pointed out of the root after the walk.
+        let mut input = walked.entries.iter().find(|i| i.rel == "rel.txt").expect("walked").clone();
+        std::fs::remove_file(root.join("rel.txt")).expect("rm");
+        std::os::unix::fs::symlink("../secret.txt", root.join("rel.txt")).expect("link");
+        input.id = None;
+        assert_eq!(read_input(&input, 100), Err(Skip::LinkOutsideRoot));
     }
 
     #[test]
