@@ -6,12 +6,14 @@
 //! Memory stays bounded by two limits, measured in item weights (file sizes):
 //! - an item is taken in order only while the items from the next one to hand on up to it
 //!   weigh at most `window` (or it is that next one), so few results wait for their turn;
-//! - "heavy" items (large files, whose syntax trees cost tens of bytes per source byte) all go
-//!   to the first thread: each thread's allocator keeps its own high-water mark, and spreading
-//!   heavy items over threads would multiply the peak memory of the run. So that the first
-//!   thread does not end up working through them alone at the end, it takes each heavy item as
-//!   soon as the item is within [`LOOKAHEAD`] windows of the next one to hand on, before the
-//!   light items in order; the other threads skip heavy items.
+//! - "heavy" items (large files, whose syntax trees cost tens of bytes per source byte) go to
+//!   the first few threads only ([`Plan::heavy_workers`]): each thread's allocator keeps its
+//!   own high-water mark, so spreading heavy items over every thread of a large machine would
+//!   multiply the peak memory of the run by its thread count; a few threads keep it a small
+//!   constant while a corpus of large files (CSS themes, generated code) is still worked on in
+//!   parallel. So that those threads do not end up working through them alone at the end,
+//!   each takes the next heavy item as soon as the item is within [`LOOKAHEAD`] windows of the
+//!   next one to hand on, before the light items in order; the other threads skip heavy items.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
@@ -41,6 +43,8 @@ pub struct Plan {
     /// The heavy items, in order.
     heavy: Vec<usize>,
     window: u64,
+    /// How many threads (the first ones) take heavy items.
+    heavy_workers: usize,
 }
 
 impl Plan {
@@ -54,7 +58,14 @@ impl Plan {
             is_heavy.push(heavy);
         }
         let heavy = (0..is_heavy.len()).filter(|&i| is_heavy[i]).collect();
-        Self { before, is_heavy, heavy, window }
+        Self { before, is_heavy, heavy, window, heavy_workers: 1 }
+    }
+
+    /// Lets the first `n` threads (at least one) take heavy items; one by default.
+    #[must_use]
+    pub fn heavy_workers(mut self, n: usize) -> Self {
+        self.heavy_workers = n.max(1);
+        self
     }
 
     /// The weight of items `from..=to`.
@@ -84,7 +95,8 @@ impl Shared {
             if state.stop {
                 return None;
             }
-            if me == 0
+            let takes_heavy = me < plan.heavy_workers;
+            if takes_heavy
                 && let Some(&h) = plan.heavy.get(state.next_heavy)
                 && (h == state.done
                     || plan.span(state.done, h) <= plan.window.saturating_mul(LOOKAHEAD))
@@ -101,7 +113,7 @@ impl Shared {
                     state.next += 1;
                     return Some(i);
                 }
-            } else if me != 0 || state.next_heavy == plan.heavy.len() {
+            } else if !takes_heavy || state.next_heavy == plan.heavy.len() {
                 return None;
             }
             // Wait for results to be handed on: that moves the window.
@@ -152,8 +164,8 @@ struct Out<R, F, E> {
 
 /// Runs `work` on each of `items` on `pool`'s threads, each thread with its own context from
 /// `context`, and calls `receive` with each result in input order. Items are taken as `plan`
-/// says (one entry per item): within its window of the next to receive, and heavy items all on
-/// one thread, up to [`LOOKAHEAD`] windows early. Stops at the first error of `receive`.
+/// says (one entry per item): within its window of the next to receive, and heavy items on the
+/// plan's first threads only, up to [`LOOKAHEAD`] windows early. Stops at the first error of `receive`.
 ///
 /// `receive` runs on the worker that finishes the next result in order, under a lock, for that
 /// result and the ones after it that are ready: no thread waits to write, and no thread is
@@ -319,6 +331,36 @@ mod tests {
         );
         assert_eq!(res, Ok(()));
         assert_eq!(threads_of_heavy.len(), 1, "{threads_of_heavy:?}");
+    }
+
+    #[test]
+    fn heavy_items_run_on_the_first_threads_only_and_in_parallel() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        // Every item heavy and slow enough to overlap: with two heavy workers of four threads,
+        // two threads share them, and at some moment both work on one at once.
+        let items: Vec<u64> = (0..200).collect();
+        let (running, most) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let mut threads_of_heavy = std::collections::BTreeSet::new();
+        let res: Result<(), ()> = run_ordered(
+            &pool(4),
+            &items,
+            Plan::new(1000, items.iter().map(|_| (1, true))).heavy_workers(2),
+            || (),
+            |(), &x| {
+                let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                running.fetch_sub(1, Ordering::SeqCst);
+                (x, std::thread::current().id())
+            },
+            |(_, id)| {
+                threads_of_heavy.insert(format!("{id:?}"));
+                Ok(())
+            },
+        );
+        assert_eq!(res, Ok(()));
+        assert_eq!(threads_of_heavy.len(), 2, "{threads_of_heavy:?}");
+        assert_eq!(most.into_inner(), 2, "two heavy items at once, never more");
     }
 
     #[test]

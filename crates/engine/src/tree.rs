@@ -15,8 +15,17 @@ use crate::walk::{Input, WalkOptions, walk};
 /// threads run ahead while one works through a large file.
 const WINDOW_PER_THREAD: u64 = 4 << 20;
 
-/// Files above this size are "large": they all go to one worker (see `pipeline`).
+/// Files above this size are "large": they go to the first [`LARGE_FILE_WORKERS`] workers
+/// only (see `pipeline`).
 const LARGE_FILE: u64 = 256 * 1024;
+
+/// How many workers take large files. Each worker's allocator keeps the high-water mark of
+/// the largest parse it made (one section of a large file: tens of MB), so this bounds the
+/// peak memory of a run on a machine of many threads, while up to four of them still chunk a
+/// corpus of large files in parallel: with all large files on one worker, a corpus made of
+/// them (CSS themes, bundles) ran on one core whatever `--threads` said
+/// (bench/runs/2026-11-28-large-files.txt).
+const LARGE_FILE_WORKERS: usize = 4;
 
 /// Reads and chunks one walked entry (a skipped entry gives its skip).
 pub fn chunk_input(input: &Input, settings: &Settings, ctx: &mut Context) -> FileResult {
@@ -107,6 +116,7 @@ pub(crate) fn plan(pool: &rayon::ThreadPool, entries: &[Input]) -> Plan {
             (size + 4096, size > LARGE_FILE)
         }),
     )
+    .heavy_workers(LARGE_FILE_WORKERS)
 }
 
 /// Chunks `entries` on `pool`'s threads. `map` runs on the worker that chunked a file (render
