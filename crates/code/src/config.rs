@@ -80,8 +80,9 @@ impl LanguageConfig {
         let mut compiled = String::from(source);
         let mut query_patterns = Vec::new();
         if let Some(ranges) = &ranges {
+            let kinds = pattern::Kinds::new(&grammar);
             for (i, range) in ranges.iter().enumerate() {
-                match pattern::parse(&source[range.clone()], &grammar)
+                match pattern::parse(&source[range.clone()], &grammar, &kinds)
                     .and_then(|mut s| is_plain_item(&mut s).then_some(s))
                 {
                     Some(step) => {

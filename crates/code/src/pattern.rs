@@ -7,6 +7,7 @@
 //! matches a node when each child step matches a distinct child, in order; the first such
 //! assignment (earliest children) gives the captures, as tree-sitter's first match does.
 
+use std::collections::HashMap;
 use std::num::NonZeroU16;
 
 use tree_sitter::{Language, Node, TreeCursor};
@@ -454,10 +455,32 @@ pub(crate) fn push_children<'t>(
 /// steps against `n` cursor steps, which is cheaper up to a few dozen children.
 const FEW_CHILDREN: u32 = 16;
 
+/// A grammar's visible node kinds by name and namedness, looked up once per language: asking
+/// tree-sitter for each name walks every kind of the grammar (a thousand in TypeScript), which
+/// made compiling a language's patterns cost ~10 M instructions, a few per cent of a run on a
+/// small corpus.
+pub(crate) struct Kinds<'g> {
+    ids: HashMap<(&'g str, bool), Vec<u16>>,
+}
+
+impl<'g> Kinds<'g> {
+    pub(crate) fn new(grammar: &'g Language) -> Self {
+        let mut ids: HashMap<(&'g str, bool), Vec<u16>> = HashMap::new();
+        for id in (0..grammar.node_kind_count()).filter_map(|id| u16::try_from(id).ok()) {
+            if grammar.node_kind_is_visible(id)
+                && let Some(name) = grammar.node_kind_for_id(id)
+            {
+                ids.entry((name, grammar.node_kind_is_named(id))).or_default().push(id);
+            }
+        }
+        Self { ids }
+    }
+}
+
 /// Parses one whole pattern; `None` when it is not plain, or names something the grammar
 /// lacks (tree-sitter then compiles it and reports the error).
-pub(crate) fn parse(text: &str, grammar: &Language) -> Option<Step> {
-    let mut p = Parser { text, at: 0, grammar, predicates: Vec::new() };
+pub(crate) fn parse(text: &str, grammar: &Language, kinds: &Kinds<'_>) -> Option<Step> {
+    let mut p = Parser { text, at: 0, grammar, kinds, predicates: Vec::new() };
     let mut step = p.step(false)?;
     p.space();
     for (role, regex) in p.predicates {
@@ -473,6 +496,7 @@ struct Parser<'s, 'g> {
     text: &'s str,
     at: usize,
     grammar: &'g Language,
+    kinds: &'g Kinds<'g>,
     /// The `#match?` predicates met so far: they hold for the whole pattern.
     predicates: Vec<(Role, regex::bytes::Regex)>,
 }
@@ -519,15 +543,7 @@ impl<'s> Parser<'s, '_> {
     }
 
     fn kind_ids(&self, name: &str, named: bool) -> Option<Vec<u16>> {
-        let ids: Vec<u16> = (0..self.grammar.node_kind_count())
-            .filter_map(|id| u16::try_from(id).ok())
-            .filter(|&id| {
-                self.grammar.node_kind_is_named(id) == named
-                    && self.grammar.node_kind_is_visible(id)
-                    && self.grammar.node_kind_for_id(id) == Some(name)
-            })
-            .collect();
-        (!ids.is_empty()).then_some(ids)
+        self.kinds.ids.get(&(name, named)).cloned()
     }
 
     /// One step, with an optional `field:` prefix when `child`, and its captures.
