@@ -348,6 +348,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_predicate_of_the_built_in_languages_compiles() {
+        // `#match?` regexes compile on first use; each built-in one must compile, or its step
+        // would silently match nothing.
+        let mut checked = 0;
+        for language in crate::registry::languages() {
+            let Ok(config) = language.config() else { continue };
+            for (_, step) in &config.plain {
+                assert_eq!(step.broken_predicates(), Vec::<String>::new(), "{}", language.name);
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked} plain patterns");
+    }
+
+    #[test]
+    fn an_invalid_predicate_leaves_its_pattern_to_tree_sitter() {
+        let grammar: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
+        let source = "((identifier) @name (#match? @name \"(\") @atom.function";
+        // Not a plain pattern: tree-sitter compiles it and reports the regex.
+        assert!(LanguageConfig::new("rust", grammar, source).is_err());
+    }
+
+    #[test]
     fn unknown_capture_names_the_valid_ones() {
         let grammar: tree_sitter::Language = tree_sitter_rust::LANGUAGE.into();
         let err = LanguageConfig::new("rust", grammar, "(function_item) @atom.fun").unwrap_err();

@@ -34,7 +34,35 @@ pub(crate) struct Step {
     optional: bool,
     /// The regexes of the pattern's `#match?` predicates on this step's capture: the node
     /// matches the step only if its text matches them all.
-    predicates: Vec<regex::bytes::Regex>,
+    predicates: Vec<Predicate>,
+}
+
+/// A `#match?` regex, compiled on its first use: compiling the Unicode-aware regexes of a
+/// language's patterns (`\s`, `\b`) cost ~3.5 M instructions per process, most of a run on a
+/// few small files, for patterns many runs never try. The pattern's syntax is checked when the
+/// language loads, so an invalid one still makes its pattern a tree-sitter query (which
+/// reports it).
+#[derive(Debug, Clone)]
+pub(crate) struct Predicate(
+    std::sync::Arc<(String, std::sync::OnceLock<Option<regex::bytes::Regex>>)>,
+);
+
+impl Predicate {
+    /// The predicate of `pattern`, or `None` when its syntax is invalid.
+    fn new(pattern: String) -> Option<Self> {
+        regex_syntax::ast::parse::Parser::new().parse(&pattern).ok()?;
+        Some(Self(std::sync::Arc::new((pattern, std::sync::OnceLock::new()))))
+    }
+
+    /// The compiled regex (`None`: it does not compile, and matches nothing).
+    fn regex(&self) -> Option<&regex::bytes::Regex> {
+        let (pattern, compiled) = &*self.0;
+        compiled.get_or_init(|| regex::bytes::Regex::new(pattern).ok()).as_ref()
+    }
+
+    fn is_match(&self, text: &[u8]) -> bool {
+        self.regex().is_some_and(|r| r.is_match(text))
+    }
 }
 
 #[derive(Debug)]
@@ -72,7 +100,7 @@ impl<'t, 's> Captures<'t, 's> {
     }
 
     /// Whether `node`'s text matches every regex of `predicates`.
-    fn satisfies(&self, node: Node<'_>, predicates: &[regex::bytes::Regex]) -> bool {
+    fn satisfies(&self, node: Node<'_>, predicates: &[Predicate]) -> bool {
         predicates.is_empty()
             || self
                 .text
@@ -291,7 +319,7 @@ impl Step {
     }
 
     /// Gives `regex` to every step that captures `role`; whether there was one.
-    fn attach(&mut self, role: Role, regex: &regex::bytes::Regex) -> bool {
+    fn attach(&mut self, role: Role, regex: &Predicate) -> bool {
         let mut found = false;
         if self.capture == Some(role) {
             self.predicates.push(regex.clone());
@@ -306,6 +334,18 @@ impl Step {
             found |= child.attach(role, regex);
         }
         found
+    }
+
+    /// The `#match?` regexes of this step and the steps below it that do not compile.
+    #[cfg(test)]
+    pub(crate) fn broken_predicates(&self) -> Vec<String> {
+        let mut out: Vec<String> =
+            self.predicates.iter().filter(|p| p.regex().is_none()).map(|p| p.0.0.clone()).collect();
+        if let What::Alt(branches) = &self.what {
+            out.extend(branches.iter().flat_map(Step::broken_predicates));
+        }
+        out.extend(self.children.iter().flat_map(Step::broken_predicates));
+        out
     }
 
     /// Whether `node` is a named node of this step's kinds.
@@ -498,7 +538,7 @@ struct Parser<'s, 'g> {
     grammar: &'g Language,
     kinds: &'g Kinds<'g>,
     /// The `#match?` predicates met so far: they hold for the whole pattern.
-    predicates: Vec<(Role, regex::bytes::Regex)>,
+    predicates: Vec<(Role, Predicate)>,
 }
 
 impl<'s> Parser<'s, '_> {
@@ -657,7 +697,7 @@ impl<'s> Parser<'s, '_> {
         if !self.eat(")") {
             return None;
         }
-        self.predicates.push((role, regex::bytes::Regex::new(&pattern).ok()?));
+        self.predicates.push((role, Predicate::new(pattern)?));
         Some(())
     }
 }
