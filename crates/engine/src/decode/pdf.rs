@@ -1,7 +1,7 @@
 //! PDF → a text view with one location per page: each page's text in the extractor's reading
 //! order (pdf_oxide), pages joined with a form feed, bookmarks (the outline) as Markdown
-//! headings on the page they point to, ligatures folded and words hyphenated at a line end
-//! joined where that is safe.
+//! headings on the page they point to, ligatures folded, accents set apart composed with
+//! their letters, and words hyphenated at a line end joined where that is safe.
 //!
 //! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
 //! are extracted one at a time, so beyond the text view itself a worker holds one page's
