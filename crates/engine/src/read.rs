@@ -139,9 +139,11 @@ mod beneath {
     /// single file, no handle on the root, openat2 refused), else the open's result.
     pub(super) fn open(input: &Input) -> Option<std::io::Result<File>> {
         let root = input.root.as_ref()?;
-        // Relative to the root: `rel` is the path below it, exactly (non-UTF-8 names are
-        // skipped by the walk, so it is never a lossy spelling).
-        if input.rel.is_empty() || input.rel.starts_with('/') {
+        // The path below the root as the walk found it (`rel` is a name callers may change,
+        // and a caller that points `root` elsewhere gets the plain open). Non-UTF-8 names are
+        // skipped by the walk, so it is never a lossy spelling.
+        let (walked_root, below) = input.below.as_ref()?;
+        if !Arc::ptr_eq(walked_root, root) || below.is_empty() || below.starts_with('/') {
             return None;
         }
         ROOTS.with(|roots| {
@@ -168,7 +170,7 @@ mod beneath {
                 flags |= OFlags::NOFOLLOW;
             }
             let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-            match rustix::fs::openat2(dir, input.rel.as_str(), flags, Mode::empty(), resolve) {
+            match rustix::fs::openat2(dir, below.as_str(), flags, Mode::empty(), resolve) {
                 Ok(fd) => Some(Ok(File::from(fd))),
                 // Not this kernel, or filtered: the plain open and the check after it.
                 Err(Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG) => {
@@ -213,6 +215,8 @@ fn confined(file: &File, input: &Input) -> bool {
 
 #[cfg(all(test, unix))]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::walk::{WalkOptions, walk};
 
@@ -294,6 +298,21 @@ mod tests {
         std::os::unix::fs::symlink("../secret.txt", root.join("rel.txt")).expect("link");
         input.id = None;
         assert_eq!(read_input(&input, 100), Err(Skip::LinkOutsideRoot));
+    }
+
+    #[test]
+    fn a_renamed_or_re_rooted_entry_is_still_read() {
+        // The MCP server names a file of a walked subfolder by its path below the server's
+        // root (`docs/a.md` for the walk of `docs`), and a single file's root is the server's.
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+        std::fs::create_dir(root.join("docs")).expect("mkdir");
+        std::fs::write(root.join("docs/a.md"), "# A\n").expect("write");
+        let mut input = walked_file(&root.join("docs"), "a.md");
+        input.rel = "docs/a.md".to_owned();
+        assert_eq!(read_input(&input, 100).expect("renamed"), b"# A\n");
+        input.root = Some(Arc::from(root.as_path()));
+        assert_eq!(read_input(&input, 100).expect("re-rooted"), b"# A\n");
     }
 
     #[test]

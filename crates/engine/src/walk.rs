@@ -29,6 +29,10 @@ pub struct Input {
     pub root: Option<Arc<Path>>,
     /// Set when the entry is not to be read, with the reason.
     pub skip: Option<Skip>,
+    /// The walk's root (the `Arc` `root` was set to) and the entry's path below it, as walked:
+    /// what `read` opens beneath the root. Callers may rename `rel` or point `root` elsewhere;
+    /// this is used only while `root` is still that same `Arc`.
+    pub(crate) below: Option<(Arc<Path>, String)>,
 }
 
 /// How to walk.
@@ -67,6 +71,7 @@ pub fn walk(root: &Path, options: &WalkOptions) -> std::io::Result<Walked> {
             id: file_id(&meta),
             root: None,
             skip: None,
+            below: None,
         };
         return Ok(Walked { entries: vec![file] });
     }
@@ -194,6 +199,7 @@ fn walk_dir(
                         id: None,
                         root: Some(canonical.clone()),
                         skip: Some(reason),
+                        below: None,
                     };
                     Some(Seen::Entry(input))
                 }
@@ -250,6 +256,7 @@ fn skipped(rel: String, abs: PathBuf, root: &Arc<Path>, reason: Skip) -> Input {
         id: None,
         root: Some(root.clone()),
         skip: Some(reason),
+        below: None,
     }
 }
 
@@ -285,6 +292,7 @@ fn entry_input(
         return Some(Seen::Entry(skipped(rel, path, canonical, skip)));
     }
     let input = Input {
+        below: Some((canonical.clone(), rel.clone())),
         rel,
         size: meta.as_ref().map_or(0, std::fs::Metadata::len),
         id: meta.as_ref().and_then(file_id),
