@@ -11,9 +11,11 @@
 //!   own high-water mark, so spreading heavy items over every thread of a large machine would
 //!   multiply the peak memory of the run by its thread count; a few threads keep it a small
 //!   constant while a corpus of large files (CSS themes, generated code) is still worked on in
-//!   parallel. So that those threads do not end up working through them alone at the end,
-//!   each takes the next heavy item as soon as the item is within [`LOOKAHEAD`] windows of the
-//!   next one to hand on, before the light items in order; the other threads skip heavy items.
+//!   parallel. So that the first thread does not end up working through them alone at the
+//!   end, it takes the next heavy item as soon as the item is within [`LOOKAHEAD`] windows of
+//!   the next one to hand on, before the light items in order; the other heavy workers take
+//!   one only when no light item can be taken (none left, or the window full), so that a few
+//!   large files among many small ones stay on one thread; the other threads skip heavy items.
 
 use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
@@ -96,24 +98,29 @@ impl Shared {
                 return None;
             }
             let takes_heavy = me < plan.heavy_workers;
-            if takes_heavy
-                && let Some(&h) = plan.heavy.get(state.next_heavy)
-                && (h == state.done
-                    || plan.span(state.done, h) <= plan.window.saturating_mul(LOOKAHEAD))
-            {
+            let heavy_ready = plan.heavy.get(state.next_heavy).is_some_and(|&h| {
+                h == state.done || plan.span(state.done, h) <= plan.window.saturating_mul(LOOKAHEAD)
+            });
+            // The first worker takes a heavy item as soon as it is within reach; the other heavy
+            // workers only when no light item can be taken now, so that a corpus of a few large
+            // files among many small ones keeps them on one thread (and its memory).
+            if me == 0 && heavy_ready {
                 state.next_heavy += 1;
-                return Some(h);
+                return Some(plan.heavy[state.next_heavy - 1]);
             }
             while state.next < len && plan.is_heavy[state.next] {
                 state.next += 1;
             }
             let i = state.next;
-            if i < len {
-                if i == state.done || plan.span(state.done, i) <= plan.window {
-                    state.next += 1;
-                    return Some(i);
-                }
-            } else if !takes_heavy || state.next_heavy == plan.heavy.len() {
+            if i < len && (i == state.done || plan.span(state.done, i) <= plan.window) {
+                state.next += 1;
+                return Some(i);
+            }
+            if takes_heavy && heavy_ready {
+                state.next_heavy += 1;
+                return Some(plan.heavy[state.next_heavy - 1]);
+            }
+            if i >= len && (!takes_heavy || state.next_heavy == plan.heavy.len()) {
                 return None;
             }
             // Wait for results to be handed on: that moves the window.

@@ -19,12 +19,12 @@ const WINDOW_PER_THREAD: u64 = 4 << 20;
 /// only (see `pipeline`).
 const LARGE_FILE: u64 = 256 * 1024;
 
-/// How many workers take large files. Each worker's allocator keeps the high-water mark of
-/// the largest parse it made (one section of a large file: tens of MB), so this bounds the
-/// peak memory of a run on a machine of many threads, while up to four of them still chunk a
-/// corpus of large files in parallel: with all large files on one worker, a corpus made of
-/// them (CSS themes, bundles) ran on one core whatever `--threads` said
-/// (bench/runs/2026-11-28-large-files.txt).
+/// How many workers take large files (the first one always, the others when no small file
+/// is left for them to take). Each worker's allocator keeps the high-water mark of the largest
+/// parse it made (one section of a large file: tens of MB), so this bounds the peak memory of
+/// a run on a machine of many threads, while up to four of them still chunk a corpus of large
+/// files in parallel: with all large files on one worker, a corpus made of them (CSS themes,
+/// bundles) ran on one core whatever `--threads` said (bench/runs/2026-11-28-large-files.txt).
 const LARGE_FILE_WORKERS: usize = 4;
 
 /// Reads and chunks one walked entry (a skipped entry gives its skip).
