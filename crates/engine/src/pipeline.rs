@@ -98,15 +98,18 @@ impl Shared {
                 return None;
             }
             let takes_heavy = me < plan.heavy_workers;
-            let heavy_ready = plan.heavy.get(state.next_heavy).is_some_and(|&h| {
+            // The next heavy item, if it is within reach.
+            let heavy = plan.heavy.get(state.next_heavy).copied().filter(|&h| {
                 h == state.done || plan.span(state.done, h) <= plan.window.saturating_mul(LOOKAHEAD)
             });
             // The first worker takes a heavy item as soon as it is within reach; the other heavy
             // workers only when no light item can be taken now, so that a corpus of a few large
             // files among many small ones keeps them on one thread (and its memory).
-            if me == 0 && heavy_ready {
+            if me == 0
+                && let Some(h) = heavy
+            {
                 state.next_heavy += 1;
-                return Some(plan.heavy[state.next_heavy - 1]);
+                return Some(h);
             }
             while state.next < len && plan.is_heavy[state.next] {
                 state.next += 1;
@@ -116,9 +119,9 @@ impl Shared {
                 state.next += 1;
                 return Some(i);
             }
-            if takes_heavy && heavy_ready {
+            if takes_heavy && let Some(h) = heavy {
                 state.next_heavy += 1;
-                return Some(plan.heavy[state.next_heavy - 1]);
+                return Some(h);
             }
             if i >= len && (!takes_heavy || state.next_heavy == plan.heavy.len()) {
                 return None;

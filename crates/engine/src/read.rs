@@ -114,8 +114,10 @@ fn same_file(input: &Input, meta: &Metadata) -> bool {
 #[cfg(target_os = "linux")]
 mod beneath {
     use std::cell::RefCell;
+    use std::ffi::OsStr;
     use std::fs::File;
     use std::os::fd::OwnedFd;
+    use std::os::unix::ffi::OsStrExt;
     use std::path::Path;
     use std::sync::Arc;
 
@@ -139,11 +141,11 @@ mod beneath {
     /// single file, no handle on the root, openat2 refused), else the open's result.
     pub(super) fn open(input: &Input) -> Option<std::io::Result<File>> {
         let root = input.root.as_ref()?;
-        // The path below the root as the walk found it (`rel` is a name callers may change,
-        // and a caller that points `root` elsewhere gets the plain open). Non-UTF-8 names are
-        // skipped by the walk, so it is never a lossy spelling.
-        let (walked_root, below) = input.below.as_ref()?;
-        if !Arc::ptr_eq(walked_root, root) || below.is_empty() || below.starts_with('/') {
+        // The path below the root as the walk found it, the tail of `abs` (`rel` is a name
+        // callers may change, and a caller that points `root` elsewhere gets the plain open).
+        let (walked_root, at) = input.below.as_ref()?;
+        let below = Path::new(OsStr::from_bytes(input.abs.as_os_str().as_bytes().get(*at..)?));
+        if !Arc::ptr_eq(walked_root, root) || !below.is_relative() || below.as_os_str().is_empty() {
             return None;
         }
         ROOTS.with(|roots| {
@@ -170,7 +172,7 @@ mod beneath {
                 flags |= OFlags::NOFOLLOW;
             }
             let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
-            match rustix::fs::openat2(dir, below.as_str(), flags, Mode::empty(), resolve) {
+            match rustix::fs::openat2(dir, below, flags, Mode::empty(), resolve) {
                 Ok(fd) => Some(Ok(File::from(fd))),
                 // Not this kernel, or filtered: the plain open and the check after it.
                 Err(Errno::NOSYS | Errno::PERM | Errno::INVAL | Errno::TOOBIG) => {

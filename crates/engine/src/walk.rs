@@ -29,10 +29,10 @@ pub struct Input {
     pub root: Option<Arc<Path>>,
     /// Set when the entry is not to be read, with the reason.
     pub skip: Option<Skip>,
-    /// The walk's root (the `Arc` `root` was set to) and the entry's path below it, as walked:
-    /// what `read` opens beneath the root. Callers may rename `rel` or point `root` elsewhere;
-    /// this is used only while `root` is still that same `Arc`.
-    pub(crate) below: Option<(Arc<Path>, String)>,
+    /// The walk's root (the `Arc` `root` was set to) and where in `abs` the entry's path below
+    /// it starts: what `read` opens beneath the root. Callers may rename `rel` or point `root`
+    /// elsewhere; this is used only while `root` is still that same `Arc`.
+    pub(crate) below: Option<(Arc<Path>, usize)>,
 }
 
 /// How to walk.
@@ -292,7 +292,10 @@ fn entry_input(
         return Some(Seen::Entry(skipped(rel, path, canonical, skip)));
     }
     let input = Input {
-        below: Some((canonical.clone(), rel.clone())),
+        below: path
+            .strip_prefix(root)
+            .ok()
+            .map(|p| (canonical.clone(), path.as_os_str().len() - p.as_os_str().len())),
         rel,
         size: meta.as_ref().map_or(0, std::fs::Metadata::len),
         id: meta.as_ref().and_then(file_id),
