@@ -48,11 +48,22 @@ impl ParseContext {
 
     /// Parses `text` whole.
     pub(crate) fn parse(&mut self, language: &'static Language, text: &str) -> Option<Tree> {
+        self.reparse(language, text, None)
+    }
+
+    /// Parses `text` whole, reusing the subtrees of `old`, an earlier parse of a part of the
+    /// same text (see [`parse_ranges_reusing`](Self::parse_ranges_reusing)).
+    pub(crate) fn reparse(
+        &mut self,
+        language: &'static Language,
+        text: &str,
+        old: Option<&Tree>,
+    ) -> Option<Tree> {
         if !self.set_language(language) {
             return None;
         }
         self.parser.reset();
-        self.parser.parse(text, None)
+        self.parser.parse(text, old)
     }
 
     /// Parses only `ranges` of `text`; node offsets stay those of the whole text.
@@ -61,6 +72,20 @@ impl ParseContext {
         language: &'static Language,
         text: &str,
         ranges: &[tree_sitter::Range],
+    ) -> Option<Tree> {
+        self.parse_ranges_reusing(language, text, ranges, None)
+    }
+
+    /// [`parse_ranges`](Self::parse_ranges), reusing the subtrees of `old`: an earlier parse
+    /// of the same, unedited text over other included ranges. tree-sitter reuses a node of it
+    /// only where the included ranges of both parses agree over the node and the bytes its
+    /// lexer looked ahead at, so the tree is the one a fresh parse gives, built for less.
+    pub(crate) fn parse_ranges_reusing(
+        &mut self,
+        language: &'static Language,
+        text: &str,
+        ranges: &[tree_sitter::Range],
+        old: Option<&Tree>,
     ) -> Option<Tree> {
         if !self.set_language(language) {
             return None;
@@ -78,7 +103,7 @@ impl ParseContext {
             return None;
         }
         self.parser.reset();
-        let tree = self.parser.parse(text, None);
+        let tree = self.parser.parse(text, old);
         // An empty list means the whole document again; it cannot fail.
         let _ = self.parser.set_included_ranges(&[]);
         tree

@@ -125,6 +125,11 @@ pub fn atomize_code_in_pieces(
     let mut whole = false;
     // Sections parsed in pieces: (bytes, pieces).
     let mut pieced = (0, 0);
+    // The tree of the last section that parsed clean, kept until the next one parses: when
+    // that one fails, the parse that replaces them reuses its nodes instead of parsing its
+    // bytes a second time.
+    let mut clean: Option<tree_sitter::Tree> = None;
+    let mut reuse: Option<tree_sitter::Tree> = None;
     let mut k = 0;
     while k < cuts.len() {
         saved.truncate(k);
@@ -182,11 +187,14 @@ pub fn atomize_code_in_pieces(
             k += 1;
             continue;
         }
+        let old = reuse.take();
         let syntax = if start == 0 && last {
-            ctx.parse(language, text)
+            ctx.reparse(language, text, old.as_ref())
         } else {
-            ctx.parse_ranges(language, text, &[context::ts_range(text, start..end)])
+            let range = context::ts_range(text, start..end);
+            ctx.parse_ranges_reusing(language, text, &[range], old.as_ref())
         };
+        drop(old);
         let Some(syntax) = syntax else {
             return fallback(format!("the {} parser gave up on this file", language.name));
         };
@@ -212,6 +220,7 @@ pub fn atomize_code_in_pieces(
             import_ranges.retain(|r| r.start < cuts[back]);
             cuts.truncate(back + 1);
             trusted = false;
+            reuse = clean.take();
             k = back;
             continue;
         }
@@ -223,6 +232,8 @@ pub fn atomize_code_in_pieces(
         import_end = builder.top_imports.last().map(|r| r.end);
         imports = builder.imports;
         errors += builder::error_bytes(root);
+        // Only a trusted clean section's tree can serve a later parse; one section's at most.
+        clean = (trusted && !last).then_some(syntax);
         k += 1;
     }
     tree.context = context_lines(&imports);
