@@ -125,11 +125,10 @@ pub fn atomize_code_in_pieces(
     let mut whole = false;
     // Sections parsed in pieces: (bytes, pieces).
     let mut pieced = (0, 0);
-    // The tree of the last section that parsed clean, kept until the next one parses: when
-    // that one fails, the parse that replaces them reuses its nodes instead of parsing its
-    // bytes a second time.
+    // The tree of the last trusted section that parsed clean, kept until the next one parses:
+    // when that one fails, the parse that replaces them (the first untrusted one) reuses its
+    // nodes instead of parsing its bytes a second time.
     let mut clean: Option<tree_sitter::Tree> = None;
-    let mut reuse: Option<tree_sitter::Tree> = None;
     let mut k = 0;
     while k < cuts.len() {
         saved.truncate(k);
@@ -187,7 +186,7 @@ pub fn atomize_code_in_pieces(
             k += 1;
             continue;
         }
-        let old = reuse.take();
+        let old = if trusted { None } else { clean.take() };
         let syntax = if start == 0 && last {
             ctx.reparse(language, text, old.as_ref())
         } else {
@@ -220,7 +219,6 @@ pub fn atomize_code_in_pieces(
             import_ranges.retain(|r| r.start < cuts[back]);
             cuts.truncate(back + 1);
             trusted = false;
-            reuse = clean.take();
             k = back;
             continue;
         }
