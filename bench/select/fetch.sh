@@ -30,7 +30,8 @@ NPM_FILES=(docs/content/commands/npm-install.md docs/content/configuring-npm/pac
     node_modules/postcss-selector-parser/API.md)
 # repo name -> folder under bench/corpus/
 REPOS=(django:python/django zod:typescript/zod alloc:rust/library/alloc
-    java-util:java/java.base/java/util)
+    java-util:java/java.base/java/util
+    go-cmd:go/cmd/go rust-std:rust/library/std rxjs:typescript/rxjs bundler:ruby/bundler)
 
 if [[ -f "$here/corpus.MANIFEST" && -d "$out" ]]; then
     echo "select corpus: already built ($out)" >&2
