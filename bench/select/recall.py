@@ -4,6 +4,7 @@ builds and the questions in bench/select/questions.jsonl (stdlib only).
 
     bench/select/fetch.sh
     python3 bench/select/recall.py [--cleave /work/bin/cleave] [--out FILE] [--jobs 2]
+        [--questions bench/select/questions-heldout.jsonl]
 
 For every question and every budget (2000 and 4000 chars) it asks three methods for a
 selection out of the question's PATH (the file, or the repository folder):
@@ -361,7 +362,8 @@ def pct(hits, n):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cleave", default=os.environ.get("CLEAVE", "/work/bin/cleave"))
-    ap.add_argument("--questions", default=os.path.join(HERE, "questions.jsonl"))
+    ap.add_argument("--questions", default=os.path.join(HERE, "questions.jsonl"),
+                    help="question file (default questions.jsonl; questions-heldout.jsonl is the held-out set)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default=None, help="comma-separated question ids")
@@ -420,7 +422,9 @@ def main():
     w(f"cleave: {args.cleave} ({ver})")
     w(f"commit: {subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], capture_output=True, text=True, cwd=HERE).stdout.strip()}")
     w(f"corpus: bench/select/fetch.sh, {open(os.path.join(HERE, 'corpus.MANIFEST')).read().splitlines()[-1] if os.path.exists(os.path.join(HERE, 'corpus.MANIFEST')) else '?'}")
-    w(f"questions: {len(qs)} ({sum(q['paraphrased'] for q in qs)} paraphrased; "
+    default_questions = os.path.abspath(args.questions) == os.path.join(HERE, "questions.jsonl")
+    w(f"questions: {'' if default_questions else os.path.basename(args.questions) + ', '}"
+      f"{len(qs)} ({sum(q['paraphrased'] for q in qs)} paraphrased; "
       f"{sum(q['file'].startswith('repos/') for q in qs)} over repositories); "
       f"cleave wall time {cleave_seconds:.0f} s for {(2 + len(variants)) * len(qs) * len(BUDGETS)} runs with {args.jobs} jobs")
     w("containment: the passage, whitespace collapsed, inside one merged stretch of the selection")
@@ -529,7 +533,8 @@ def main():
         with open(args.out, "w", encoding="utf-8") as fh:
             fh.write(text)
     sys.stdout.write(text)
-    with open(os.path.join(HERE, "..", "tmp", "select-recall.json"), "w") as fh:
+    raw = "select-recall.json" if default_questions else f"select-recall-{os.path.basename(args.questions).removesuffix('.jsonl')}.json"
+    with open(os.path.join(HERE, "..", "tmp", raw), "w") as fh:
         json.dump({f"{k[0]}@{k[1]}": v for k, v in results.items()} | {"diagnosis": diag}, fh, default=str)
 
 
