@@ -19,22 +19,41 @@ seed() { # target name options own-byte file
 }
 
 rm -rf corpus
-# code: the byte is the language's index in `languages()` (sorted by name); with a high
-# nibble of 0xa the file is parsed in 128-byte sections.
-i=0
-for lang in go java javascript python rust tsx typescript; do
+# The languages the code targets draw from, in registry order: `languages()` with a structure
+# (a grammar or a scanner) for `code`, with a grammar for `code_sections`. A test of
+# cleave-code (`fuzz_seed_languages_match_the_registry`) fails when these lists are stale.
+STRUCTURED=(bash c cpp csharp css go html java javascript kotlin php python ruby rust scala sql svelte swift tsx typescript vue)
+PARSED=(bash c cpp csharp css go html java javascript kotlin php python ruby rust scala svelte swift tsx typescript vue)
+index_of() { # name list...
+    local name=$1 i=0
+    shift
+    for l in "$@"; do
+        [ "$l" = "$name" ] && echo "$i" && return
+        i=$((i + 1))
+    done
+    echo "seeds: $name not in the list" >&2
+    exit 1
+}
+# code: the byte modulo the number of structured languages is the language; a high nibble of
+# 0xa or more parses the file in short sections (0xa: 128 bytes), under 8 in whole-file ones.
+n=${#STRUCTURED[@]}
+for lang in "${STRUCTURED[@]}"; do
+    i=$(index_of "$lang" "${STRUCTURED[@]}")
+    short=$((0xa0 + ((i - 0xa0 % n) % n + n) % n))
     for f in "$fx/code/$lang"/*; do
         stem=$(basename "$f")
-        seed code "$stem" "$CHARS" "$(printf '\\x%02x' $i)" "$f"
-        seed code "$stem.sections" "$TOKENS" "$(printf '\\x%02x' $((0xa0 + i)))" "$f"
-        # code_sections: low nibble the language, top three bits the section length (0x40:
-        # 128 bytes), compared with the whole parse.
-        seed code_sections "$stem" "$CHARS" "$(printf '\\x%02x' $((0x40 + i)))" "$f"
+        seed code "$stem" "$CHARS" "$(printf '\\x%02x' "$i")" "$f"
+        seed code "$stem.sections" "$TOKENS" "$(printf '\\x%02x' "$short")" "$f"
+        # code_sections: the low five bits the language, the top three the section length
+        # (0x40: 128 bytes), compared with the whole parse.
+        if [ "$lang" != sql ]; then
+            j=$(index_of "$lang" "${PARSED[@]}")
+            seed code_sections "$stem" "$CHARS" "$(printf '\\x%02x' $((0x40 + j)))" "$f"
+        fi
     done
-    i=$((i + 1))
 done
-seed code deep_nesting.js "$CHARS" '\x02' "$fx/broken/deep_nesting.js"
-seed code auth.py "$TOKENS" '\x03' "$fx/mixed/src/auth.py"
+seed code deep_nesting.js "$CHARS" "$(printf '\\x%02x' "$(index_of javascript "${STRUCTURED[@]}")")" "$fx/broken/deep_nesting.js"
+seed code auth.py "$TOKENS" "$(printf '\\x%02x' "$(index_of python "${STRUCTURED[@]}")")" "$fx/mixed/src/auth.py"
 
 for f in "$fx"/markdown/*.md "$fx/mixed/docs/guide.md" "$fx/broken/unterminated_fence.md"; do
     seed markdown "$(basename "$f")" "$CHARS" '' "$f"

@@ -1,4 +1,4 @@
-à"""Authentication for the example service."""
+à"""Authentication for the example service."""
 
 import hashlib
 from dataclasses import dataclass

@@ -65,3 +65,32 @@ fn readme_languages_table_is_current() {
         "README.md's languages table is stale; run with CLEAVE_UPDATE_README=1, or paste:\n{want}"
     );
 }
+
+/// The names in one `NAME=(a b c)` line of a shell script.
+fn shell_list<'s>(script: &'s str, name: &str) -> Vec<&'s str> {
+    let start = format!("\n{name}=(");
+    let at = script.find(&start).unwrap_or_else(|| panic!("fuzz/seeds.sh sets {name}")) + start.len();
+    let end = at + script[at..].find(')').expect("the list closes");
+    script[at..end].split_whitespace().collect()
+}
+
+/// fuzz/seeds.sh gives each seed the byte that draws its language in the code targets, which
+/// index `languages()` filtered by structure (`code`) or by grammar (`code_sections`): its
+/// lists must be those, or seeds land on the wrong language and some languages get none.
+#[test]
+fn fuzz_seed_languages_match_the_registry() {
+    // A build with a language group off draws from fewer languages; the seeds are written for
+    // the default build, where every group is on.
+    if languages().iter().any(|l| l.feature.is_some() && !l.has_grammar()) {
+        return;
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/seeds.sh");
+    let script = std::fs::read_to_string(path).expect("fuzz/seeds.sh");
+    let names = |keep: fn(&Language) -> bool| -> Vec<&str> {
+        languages().iter().filter(|l| keep(l)).map(|l| l.name).collect()
+    };
+    assert_eq!(shell_list(&script, "STRUCTURED"), names(Language::has_structure));
+    assert_eq!(shell_list(&script, "PARSED"), names(Language::has_grammar));
+    // The code targets draw five bits' worth of languages at most (code_sections' low bits).
+    assert!(names(Language::has_grammar).len() <= 32);
+}
