@@ -85,6 +85,14 @@ seed records guide.rst "$CHARS" '\x03' "$fx/text/guide.rst"
 seed records package.json "$TOKENS" '\x04' "$fx/data/package.json"
 seed records items.rs "$TOKENS" '\x07' "$fx/code/rust/items.rs"
 seed records app.py "$CHARS" '\x08' "$fx/code/python/app.py"
+seed records TodoList.vue "$CHARS" '\x13' "$fx/code/vue/TodoList.vue"
+seed records Counter.svelte "$TOKENS" '\x14' "$fx/code/svelte/Counter.svelte"
+seed records guide.html "$CHARS" '\x15' "$fx/code/html/guide.html"
+seed records Cart.php "$CHARS" '\x16' "$fx/code/php/Cart.php"
+seed records site.css "$TOKENS" '\x17' "$fx/code/css/site.css"
+seed records schema.sql "$CHARS" '\x18' "$fx/code/sql/schema.sql"
+seed records list.c "$CHARS" '\x19' "$fx/code/c/list.c"
+seed records deploy.sh "$TOKENS" '\x1a' "$fx/code/bash/deploy.sh"
 { printf "$CHARS"'\x02\xff\xfe'; iconv -f UTF-8 -t UTF-16LE "$fx/text/notes.txt"; } \
     >corpus/records/notes.utf16le.txt
 # packer: any bytes make a valid tree; fixtures give the fragment reader varied material.

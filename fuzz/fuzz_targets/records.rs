@@ -38,6 +38,16 @@ const PATHS: &[&str] = &[
     "docs/report.docx",
     "docs/deck.pptx",
     "docs/book.xlsx",
+    // Second-wave languages: other header comment syntaxes (`/* */`, `<!-- -->`, `--`) and
+    // injected regions (a Vue or Svelte component's script and style, PHP's HTML).
+    "web/App.vue",
+    "web/Counter.svelte",
+    "site/index.html",
+    "web/cart.php",
+    "style/site.css",
+    "db/schema.sql",
+    "src/list.c",
+    "scripts/deploy.sh",
 ];
 
 fuzz_target!(|data: &[u8]| {
