@@ -9,7 +9,9 @@
 //! 2. **Segment.** Group consecutive pieces into chunks by dynamic programming over the piece
 //!    boundaries: fewest chunks first, then cuts at the strongest boundaries, then balanced
 //!    sizes ([`Cuts::Balanced`]) or full chunks and the rest in one ([`Cuts::Fill`]), with a
-//!    penalty on crumbs.
+//!    penalty on crumbs. Then a cut may move back to a stronger boundary, within the unit the
+//!    chunk after it starts in, when only that chunk's signature line was in the way: its
+//!    header keeps the path and the scope line, and the number of chunks stays.
 //! 3. **Verify.** Render every header and measure every chunk exactly. Sizes come from one
 //!    prefix table per file ([`RangeSizes`]: a BPE count splits exactly at clean line starts),
 //!    so no text is tokenized twice; a piece's size is exact, but a chunk's pieces can still
@@ -30,6 +32,10 @@ use crate::text::{Source, line_ends};
 /// What each chunk costs the segmentation: it dominates the other terms, so the packer first
 /// keeps the number of chunks low, then picks good cut points among equally short answers.
 const CHUNK_COST: u64 = 10_000;
+/// What a chunk's header giving up its signature line costs the segmentation: less than the
+/// gain of cutting between statement blocks rather than after a block's first line (1,200 -
+/// 300), more than that of a paragraph over a statement boundary (600 - 300).
+const SIGNATURE_COST: u64 = 400;
 /// Extra cost of a chunk filled below 5 % of its room.
 const CRUMB_COST: u64 = 6_000;
 /// Most the balance term can add to one chunk (an empty chunk).
@@ -111,6 +117,9 @@ struct Span {
     range: Range<usize>,
     header: String,
     size: usize,
+    /// A header cap below its first piece's, for a chunk whose cut was moved back at the cost
+    /// of its signature line (see `move_cuts_back`).
+    cap: Option<usize>,
 }
 
 struct Packer<'s, 't> {
@@ -133,6 +142,8 @@ struct Packer<'s, 't> {
     reserved: Map<(u32, usize), usize>,
     /// [`Self::header_tail`] per scope, filled lazily.
     tails: Map<u32, (String, usize)>,
+    /// [`Self::located_header`] per scope, filled lazily.
+    located: Map<u32, usize>,
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
@@ -158,6 +169,7 @@ impl<'s, 't> Packer<'s, 't> {
             scope_index: Map::default(),
             reserved: Map::default(),
             tails: Map::default(),
+            located: Map::default(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };
@@ -232,6 +244,17 @@ impl<'s, 't> Packer<'s, 't> {
     /// The header of a chunk starting in `scope`, at most `cap` units, without context lines
     /// (`verify` adds them where the body leaves room).
     fn render_header(&self, scope: u32, part: Option<(usize, usize)>, cap: usize) -> String {
+        self.render_header_with(scope, part, cap, true)
+    }
+
+    /// [`Self::render_header`], with or without the innermost scope's signature line.
+    fn render_header_with(
+        &self,
+        scope: u32,
+        part: Option<(usize, usize)>,
+        cap: usize,
+        with_signature: bool,
+    ) -> String {
         if !self.config.headers() || cap == 0 {
             return String::new();
         }
@@ -243,7 +266,7 @@ impl<'s, 't> Packer<'s, 't> {
             .collect();
         let inner = self.innermost_labelled(scope);
         let label = inner.and_then(|a| a.label.as_deref());
-        let signature = label.and_then(|l| l.signature.as_deref());
+        let signature = label.and_then(|l| l.signature.as_deref()).filter(|_| with_signature);
         let part = match (part, label) {
             (Some((k, n)), Some(l)) => Some((k, n, l.label.as_str())),
             _ => None,
@@ -293,6 +316,25 @@ impl<'s, 't> Packer<'s, 't> {
             self.sizer.size(&self.render_header(scope, None, cap))
         };
         self.reserved.insert((scope, cap), size);
+        size
+    }
+
+    /// The header reserved for a chunk starting in `scope` without its signature line: the
+    /// path and the scope line with the widest part number, what locates the chunk.
+    fn located_header(&mut self, scope: u32) -> usize {
+        if let Some(&size) = self.located.get(&scope) {
+            return size;
+        }
+        let size = match self.innermost_labelled(scope) {
+            Some(atom) => {
+                let widest = widest_part(self.size(atom.range.clone()), self.room);
+                let header =
+                    self.render_header_with(scope, Some((widest, widest)), self.full_cap, false);
+                self.sizer.size(&header)
+            }
+            None => self.reserved_header(scope, self.full_cap),
+        };
+        self.located.insert(scope, size);
         size
     }
 
@@ -494,8 +536,93 @@ impl<'s, 't> Packer<'s, 't> {
     // ---- segment -----------------------------------------------------------------------
 
     fn segment_all(&mut self) -> Vec<Span> {
-        let starts = self.segment(0..self.pieces.len(), 0);
-        self.spans_from(&starts, self.pieces.len())
+        let mut starts = self.segment(0..self.pieces.len(), 0);
+        let caps = self.move_cuts_back(&mut starts);
+        let mut spans = self.spans_from(&starts, self.pieces.len());
+        for (span, cap) in spans.iter_mut().zip(caps) {
+            span.cap = cap;
+        }
+        spans
+    }
+
+    /// What a chunk's shape costs the segmentation: its fill against its room.
+    fn shape_cost(&self, fill: usize, chunk_room: usize) -> u64 {
+        match self.config.cuts() {
+            Cuts::Balanced => fill_cost(fill, chunk_room),
+            Cuts::Fill => full_cost(fill, chunk_room),
+        }
+    }
+
+    /// Moves cuts back to stronger boundaries where the chunk after a cut can take the pieces
+    /// before it only with its header short of the signature line (the path and the scope line
+    /// kept): a statement block of a function too large for one chunk stays whole instead of
+    /// being cut after its first line because the repeated signature left it no room. The
+    /// segmentation proper reserves the whole header, so this changes where chunks are cut,
+    /// never how many there are; a move costs [`SIGNATURE_COST`], and is made only when the
+    /// stronger cut and the shapes gain more.
+    /// Returns, per chunk, the header cap a moved cut gave it.
+    fn move_cuts_back(&mut self, starts: &mut [usize]) -> Vec<Option<usize>> {
+        let mut caps = vec![None; starts.len()];
+        if !self.config.headers() {
+            return caps;
+        }
+        let end = self.pieces.len();
+        for idx in 1..starts.len() {
+            let (a, cut) = (starts[idx - 1], starts[idx]);
+            let b_end = starts.get(idx + 1).copied().unwrap_or(end);
+            let fill_a: usize = self.pieces[a..cut].iter().map(|p| p.size).sum();
+            let fill_b: usize = self.pieces[cut..b_end].iter().map(|p| p.size).sum();
+            let head_a = self.reserved_header(self.pieces[a].scope, self.pieces[a].cap);
+            let head_b = self.reserved_header(self.pieces[cut].scope, self.pieces[cut].cap);
+            let penalty_now = self.pieces[cut].boundary.cut_penalty();
+            let cost_now = penalty_now
+                + self.shape_cost(fill_a, self.room.saturating_sub(head_a))
+                + self.shape_cost(fill_b, self.room.saturating_sub(head_b));
+            // The cut moves within the unit the chunk after it starts in (up to its first
+            // line, its doc comment), never back into a unit it does not start in.
+            let unit = self.innermost_labelled(self.pieces[cut].scope).map(|u| u.range.start);
+            let mut best = (cost_now, cut, None);
+            let mut moved = 0;
+            for c in (a + 1..cut).rev() {
+                let within = match unit {
+                    Some(start) => self.pieces[c].range.start >= start,
+                    None => self.innermost_labelled(self.pieces[c].scope).is_none(),
+                };
+                if !within {
+                    break;
+                }
+                moved += self.pieces[c].size;
+                let fill = fill_b + moved;
+                let (scope, cap, penalty) = {
+                    let piece = &self.pieces[c];
+                    (piece.scope, piece.cap, piece.boundary.cut_penalty())
+                };
+                let full = self.reserved_header(scope, cap);
+                let located = self.located_header(scope).min(full);
+                if fill + located > self.room {
+                    break;
+                }
+                // Only to a stronger boundary: a header is not shortened for balance.
+                if penalty >= penalty_now {
+                    continue;
+                }
+                let (room_b, header_cost, cap) = if fill + full <= self.room {
+                    (self.room - full, 0, None)
+                } else {
+                    (self.room - located, SIGNATURE_COST, Some(cap.min(self.room - fill)))
+                };
+                let cost = penalty
+                    + header_cost
+                    + self.shape_cost(fill_a - moved, self.room.saturating_sub(head_a))
+                    + self.shape_cost(fill, room_b);
+                if cost < best.0 {
+                    best = (cost, c, cap);
+                }
+            }
+            starts[idx] = best.1;
+            caps[idx] = best.2;
+        }
+        caps
     }
 
     fn spans_from(&self, starts: &[usize], end: usize) -> Vec<Span> {
@@ -503,7 +630,7 @@ impl<'s, 't> Packer<'s, 't> {
         for (i, &s) in starts.iter().enumerate() {
             let e = starts.get(i + 1).copied().unwrap_or(end);
             let range = self.pieces[s].range.start..self.pieces[e - 1].range.end;
-            spans.push(Span { pieces: s..e, range, header: String::new(), size: 0 });
+            spans.push(Span { pieces: s..e, range, header: String::new(), size: 0, cap: None });
         }
         spans
     }
@@ -522,6 +649,7 @@ impl<'s, 't> Packer<'s, 't> {
                 self.reserved_header(scope, cap)
             })
             .collect();
+
         let room = self.room.saturating_sub(shrink);
         let mut best = vec![u64::MAX; m + 1];
         let mut prev = vec![0usize; m + 1];
@@ -543,11 +671,7 @@ impl<'s, 't> Packer<'s, 't> {
                 if best[i] == u64::MAX {
                     continue;
                 }
-                let shape = match self.config.cuts() {
-                    Cuts::Balanced => fill_cost(fill, chunk_room),
-                    Cuts::Fill => full_cost(fill, chunk_room),
-                };
-                let cost = best[i] + CHUNK_COST + cut + shape;
+                let cost = best[i] + CHUNK_COST + cut + self.shape_cost(fill, chunk_room);
                 if cost < best[j] {
                     best[j] = cost;
                     prev[j] = i;
@@ -618,7 +742,7 @@ impl<'s, 't> Packer<'s, 't> {
     /// the exact measure decides.
     fn header_for(&self, span: &Span, part: Option<(usize, usize)>) -> (String, usize) {
         let first = &self.pieces[span.pieces.start];
-        let (scope, cap) = (first.scope, first.cap);
+        let (scope, cap) = (first.scope, span.cap.map_or(first.cap, |c| c.min(first.cap)));
         let bare = self.render_header(scope, part, cap);
         if self.config.headers() && !self.tree.context.is_empty() {
             let body: usize = self.pieces[span.pieces.clone()].iter().map(|p| p.size).sum();
@@ -758,6 +882,7 @@ impl<'s, 't> Packer<'s, 't> {
                     range: start..end,
                     header: String::new(),
                     size,
+                    cap: None,
                 });
                 start = end;
             }
@@ -1375,6 +1500,66 @@ mod tests {
             let smallest = *sizes.iter().min().unwrap();
             assert!(smallest < even.iter().map(|c| c.tokens).min().unwrap(), "budget {budget}");
         }
+    }
+
+    #[test]
+    fn a_block_stays_whole_when_only_the_signature_line_crowds_it_out() {
+        use crate::atom::AtomLabel;
+        use crate::{CommentStyle, ContentKind, Unit, check_invariants};
+        let signature =
+            "fn f(a: Aaaaaaa, b: Bbbbbbb, c: Ccccccc, d: Ddddddd, e: Eeeeeee) -> Result<Vec<u8>>";
+        let mut text = format!("{signature} {{\n");
+        let mut children = vec![Atom::gap(0..text.len())];
+        for i in 0..20 {
+            let start = text.len();
+            text.push_str(&format!("    let x{i:02} = compute({i:02});\n"));
+            children.push(
+                Atom::new(AtomKind::Block, start..text.len()).with_boundary(Boundary::Statement),
+            );
+        }
+        let blank = text.len();
+        text.push('\n');
+        children.push(Atom::gap(blank..text.len()).with_boundary(Boundary::Line));
+        // A block of 52 lines after a blank line: with the path and the scope line it fits a
+        // chunk, with the signature line too it does not.
+        let block = text.len();
+        text.push_str("    if cond {\n");
+        let mut lines = vec![Atom::gap(block..text.len())];
+        for i in 0..52 {
+            let start = text.len();
+            text.push_str(&format!("        step({i:02});\n"));
+            lines.push(Atom::new(AtomKind::Block, start..text.len()).with_boundary(Boundary::Line));
+        }
+        let close = text.len();
+        text.push_str("    }\n");
+        lines.push(Atom::gap(close..text.len()).with_boundary(Boundary::Line));
+        children.push(
+            Atom::new(AtomKind::Block, block..text.len())
+                .with_boundary(Boundary::Paragraph)
+                .with_children(lines),
+        );
+        let end = text.len();
+        text.push_str("}\n");
+        children.push(Atom::gap(end..text.len()).with_boundary(Boundary::Line));
+        let item = Atom::new(AtomKind::Symbol, 0..text.len())
+            .with_scope(true)
+            .with_label(AtomLabel {
+                label: "fn f".into(),
+                name: Some("f".into()),
+                signature: Some(signature.into()),
+            })
+            .with_children(children);
+        let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![item]);
+        let mut tree = AtomTree::new("rust", ContentKind::Code, root);
+        tree.comment = CommentStyle::line("//");
+        let source = Source::new("src/f.rs", &text);
+        let config = ChunkConfig::new(1000, Unit::Chars).unwrap();
+        let chunks = pack(&source, &tree, &config);
+        assert!(check_invariants(&source, &tree, &chunks, &config).is_empty());
+        assert_eq!(chunks.len(), 2, "{chunks:#?}");
+        assert_eq!(chunks[1].byte_start, block, "cut before the block, not inside it");
+        assert!(chunks[1].header.contains("in fn f (part 2/2)"), "{}", chunks[1].header);
+        assert!(!chunks[1].header.contains("Ccccccc"), "{}", chunks[1].header);
     }
 
     #[test]

@@ -69,7 +69,8 @@ fn readme_languages_table_is_current() {
 /// The names in one `NAME=(a b c)` line of a shell script.
 fn shell_list<'s>(script: &'s str, name: &str) -> Vec<&'s str> {
     let start = format!("\n{name}=(");
-    let at = script.find(&start).unwrap_or_else(|| panic!("fuzz/seeds.sh sets {name}")) + start.len();
+    let at =
+        script.find(&start).unwrap_or_else(|| panic!("fuzz/seeds.sh sets {name}")) + start.len();
     let end = at + script[at..].find(')').expect("the list closes");
     script[at..end].split_whitespace().collect()
 }
