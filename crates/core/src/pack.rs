@@ -1449,10 +1449,34 @@ mod tests {
 
     /// An atom too large for the budget (an impl of 60 statements) under `Cuts::Fill`: its
     /// parts fill their chunks but one, each names its part and scope, every invariant holds.
+    /// A Rust file holding one item labelled `label` (with `signature`) that spans all of
+    /// `text`, its children given, with `//` comments.
+    fn one_item_tree(
+        text: &str,
+        label: &str,
+        name: &str,
+        signature: &str,
+        children: Vec<Atom>,
+    ) -> AtomTree {
+        use crate::atom::AtomLabel;
+        use crate::{CommentStyle, ContentKind};
+        let item = Atom::new(AtomKind::Symbol, 0..text.len())
+            .with_scope(true)
+            .with_label(AtomLabel {
+                label: label.into(),
+                name: Some(name.into()),
+                signature: Some(signature.into()),
+            })
+            .with_children(children);
+        let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![item]);
+        let mut tree = AtomTree::new("rust", ContentKind::Code, root);
+        tree.comment = CommentStyle::line("//");
+        tree
+    }
+
     #[test]
     fn fill_cuts_of_an_opened_atom_keep_parts_and_headers() {
-        use crate::atom::AtomLabel;
-        use crate::{CommentStyle, ContentKind, Unit, check_invariants};
+        use crate::{Unit, check_invariants};
         let mut text = String::from("impl Foo {\n");
         let open_len = text.len();
         let mut children = vec![Atom::gap(0..open_len)];
@@ -1466,17 +1490,7 @@ mod tests {
         let close = text.len();
         text.push_str("}\n");
         children.push(Atom::gap(close..text.len()));
-        let item = Atom::new(AtomKind::Symbol, 0..text.len())
-            .with_scope(true)
-            .with_label(AtomLabel {
-                label: "impl Foo".into(),
-                name: Some("Foo".into()),
-                signature: Some("impl Foo".into()),
-            })
-            .with_children(children);
-        let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![item]);
-        let mut tree = AtomTree::new("rust", ContentKind::Code, root);
-        tree.comment = CommentStyle::line("//");
+        let tree = one_item_tree(&text, "impl Foo", "Foo", "impl Foo", children);
         let source = Source::new("src/foo.rs", &text);
         for budget in [400, 700, 1000] {
             let balanced = ChunkConfig::new(budget, Unit::Chars).unwrap();
@@ -1504,8 +1518,7 @@ mod tests {
 
     #[test]
     fn a_block_stays_whole_when_only_the_signature_line_crowds_it_out() {
-        use crate::atom::AtomLabel;
-        use crate::{CommentStyle, ContentKind, Unit, check_invariants};
+        use crate::{Unit, check_invariants};
         let signature =
             "fn f(a: Aaaaaaa, b: Bbbbbbb, c: Ccccccc, d: Ddddddd, e: Eeeeeee) -> Result<Vec<u8>>";
         let mut text = format!("{signature} {{\n");
@@ -1541,19 +1554,9 @@ mod tests {
         let end = text.len();
         text.push_str("}\n");
         children.push(Atom::gap(end..text.len()).with_boundary(Boundary::Line));
-        let item = Atom::new(AtomKind::Symbol, 0..text.len())
-            .with_scope(true)
-            .with_label(AtomLabel {
-                label: "fn f".into(),
-                name: Some("f".into()),
-                signature: Some(signature.into()),
-            })
-            .with_children(children);
-        let root = Atom::new(AtomKind::Block, 0..text.len()).with_children(vec![item]);
-        let mut tree = AtomTree::new("rust", ContentKind::Code, root);
-        tree.comment = CommentStyle::line("//");
+        let tree = one_item_tree(&text, "fn f", "f", signature, children);
         let source = Source::new("src/f.rs", &text);
-        let config = ChunkConfig::new(1000, Unit::Chars).unwrap();
+        let config = ChunkConfig::new(1000, Unit::Chars).expect("a valid budget");
         let chunks = pack(&source, &tree, &config);
         assert!(check_invariants(&source, &tree, &chunks, &config).is_empty());
         assert_eq!(chunks.len(), 2, "{chunks:#?}");
