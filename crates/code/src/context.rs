@@ -4,7 +4,9 @@
 
 use std::ops::Range;
 
-use tree_sitter::{Parser, QueryCursor, Tree};
+use std::ops::ControlFlow;
+
+use tree_sitter::{ParseOptions, ParseState, Parser, QueryCursor, Tree};
 
 use crate::registry::Language;
 
@@ -16,6 +18,10 @@ pub struct ParseContext {
     current: Option<&'static str>,
     /// Bytes of the current file that fell back to line packing.
     pub(crate) fallback_bytes: usize,
+    /// Parses of the current file stopped at their [step budget](parse_step_budget).
+    pub(crate) stopped_parses: usize,
+    /// Progress checks the current file's parses may still take, all together.
+    checks_left: u64,
 }
 
 impl std::fmt::Debug for ParseContext {
@@ -33,7 +39,22 @@ impl Default for ParseContext {
 impl ParseContext {
     /// A fresh context.
     pub fn new() -> Self {
-        Self { parser: Parser::new(), cursor: QueryCursor::new(), current: None, fallback_bytes: 0 }
+        Self {
+            parser: Parser::new(),
+            cursor: QueryCursor::new(),
+            current: None,
+            fallback_bytes: 0,
+            stopped_parses: 0,
+            checks_left: u64::MAX,
+        }
+    }
+
+    /// Starts a file of `bytes` bytes: its counts are zero, and its parses together may take
+    /// [`FILE_BUDGETS`] times the step budget of one parse of the whole file.
+    pub(crate) fn start_file(&mut self, bytes: usize) {
+        self.fallback_bytes = 0;
+        self.stopped_parses = 0;
+        self.checks_left = parse_step_budget(bytes).saturating_mul(FILE_BUDGETS);
     }
 
     fn set_language(&mut self, language: &'static Language) -> bool {
@@ -63,7 +84,7 @@ impl ParseContext {
             return None;
         }
         self.parser.reset();
-        self.parser.parse(text, old)
+        self.run(text, old, text.len())
     }
 
     /// Parses only `ranges` of `text`; node offsets stay those of the whole text.
@@ -103,9 +124,54 @@ impl ParseContext {
             return None;
         }
         self.parser.reset();
-        let tree = self.parser.parse(text, old);
+        let bytes = ranges.iter().map(|r| r.end_byte - r.start_byte).sum();
+        let tree = self.run(text, old, bytes);
         // An empty list means the whole document again; it cannot fail.
         let _ = self.parser.set_included_ranges(&[]);
+        tree
+    }
+}
+
+/// How many progress checks a parse of `bytes` bytes may take before it is stopped: 64 plus
+/// one per 4 bytes. tree-sitter checks progress every 100 parse operations, so this is 6,400
+/// operations plus 25 per byte. Counted in operations, not time, so that where a parse stops
+/// is the same on every machine and at any thread count. On the 18 bench corpora (16,395
+/// parses, `bench/runs/2026-11-28-parse-budget.txt`) the most any parse took is 0.036 checks
+/// per byte, seven times below the bound; error recovery that does not end (tree-sitter-kotlin-ng
+/// on a 2,186-byte range of a fuzzed file: 484,424 checks, 113 s) passes it within 0.2 s.
+/// How many step budgets of a parse of the whole file all parses of one file may take
+/// together (sections, retries, recoveries and injected regions). On the bench corpora the most
+/// any file took is 0.145 of one; a file whose every parse runs to its own budget stops within
+/// a bounded number of operations per byte all the same.
+const FILE_BUDGETS: u64 = 2;
+
+pub(crate) fn parse_step_budget(bytes: usize) -> u64 {
+    64 + bytes as u64 / 4
+}
+
+impl ParseContext {
+    /// Parses `text` (within the included ranges set, `bytes` bytes of it), stopping when
+    /// the parse passes its [step budget](parse_step_budget): then `None`, and the stop is
+    /// counted in [`stopped_parses`](Self::stopped_parses).
+    fn run(&mut self, text: &str, old: Option<&Tree>, bytes: usize) -> Option<Tree> {
+        let budget = parse_step_budget(bytes).min(self.checks_left);
+        let mut checks = 0u64;
+        let mut progress = |_: &ParseState| {
+            checks += 1;
+            if checks > budget { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        };
+        let source = text.as_bytes();
+        let tree = self.parser.parse_with_options(
+            &mut |at, _| source.get(at..).unwrap_or_default(),
+            old,
+            Some(ParseOptions::new().progress_callback(&mut progress)),
+        );
+        self.checks_left -= checks.min(budget);
+        if tree.is_none() {
+            // A stopped parse is kept for resumption; the next one must start afresh.
+            self.parser.reset();
+            self.stopped_parses += 1;
+        }
         tree
     }
 }

@@ -107,7 +107,7 @@ pub fn atomize_code_in_pieces(
     if text.is_empty() {
         return tree;
     }
-    ctx.fallback_bytes = 0;
+    ctx.start_file(text.len());
     let mut cuts = section_starts(text.as_bytes(), section_bytes);
     let mut children: Vec<Atom> = Vec::new();
     let mut imports = Vec::new();
@@ -195,7 +195,11 @@ pub fn atomize_code_in_pieces(
         };
         drop(old);
         let Some(syntax) = syntax else {
-            return fallback(format!("the {} parser gave up on this file", language.name));
+            return fallback(if ctx.stopped_parses > 0 {
+                stopped_message(language, end - start)
+            } else {
+                format!("the {} parser gave up on this file", language.name)
+            });
         };
         let root = syntax.root_node();
         if trusted && root.has_error() {
@@ -250,11 +254,21 @@ pub fn atomize_code_in_pieces(
     }
     if errors > 0 || ctx.fallback_bytes > 0 {
         let share = |n: usize| n as f64 * 100.0 / text.len() as f64;
+        let stopped = match ctx.stopped_parses {
+            0 => String::new(),
+            1 => "; 1 partial parse stopped at its step budget (error recovery that would \
+                  not end)"
+                .to_owned(),
+            n => format!(
+                "; {n} partial parses stopped at their step budgets (error recovery that would \
+                 not end)"
+            ),
+        };
         tree.diagnostics.push(Diagnostic::new(
             Severity::Degraded,
             format!(
                 "parse errors: {:.1}% of the file ({errors} of {} bytes) under error nodes, \
-                 {:.1}% ({} bytes) fell back to line packing",
+                 {:.1}% ({} bytes) fell back to line packing{stopped}",
                 share(errors),
                 text.len(),
                 share(ctx.fallback_bytes),
@@ -263,6 +277,16 @@ pub fn atomize_code_in_pieces(
         ));
     }
     tree
+}
+
+/// Why a file fell back when its parse was stopped at its step budget.
+fn stopped_message(language: &Language, bytes: usize) -> String {
+    format!(
+        "the {} parse of {bytes} bytes passed its budget of {} steps (error recovery that \
+         would not end) and was stopped",
+        language.name,
+        context::parse_step_budget(bytes) * 100,
+    )
 }
 
 /// `text` with every CR that no LF follows replaced by an LF; `None` when it has none. CRLF
@@ -326,6 +350,7 @@ pub fn parse_only(language: &Language, text: &str, ctx: &mut ParseContext) -> Op
     let piece_bytes = SECTION_BYTES.max(PIECE_BYTES);
     let section_bytes = if language.sectioned { SECTION_BYTES } else { piece_bytes };
     let starts = section_starts(text.as_bytes(), section_bytes);
+    ctx.start_file(text.len());
     let mut errors = false;
     for (k, &start) in starts.iter().enumerate() {
         let end = starts.get(k + 1).copied().unwrap_or(text.len());

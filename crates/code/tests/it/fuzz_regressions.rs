@@ -66,3 +66,38 @@ fn a_clean_section_is_not_trusted_when_a_later_one_fails() {
     assert_eq!(cleave_code::section_starts(text.as_bytes(), 1).len(), 3);
     assert_sections_match_whole("javascript", "src/a.js", text, 1);
 }
+
+/// The `code` target's first timeout (issue 16): a 2,570-byte Kotlin file on which
+/// tree-sitter-kotlin-ng's error recovery ran for 117 s (48 million parse operations on one
+/// 2,186-byte range, most of them in its external scanner's lexing). A parse now stops at a
+/// step budget counted in operations (so where it stops is the same on every machine), and
+/// the range it was parsing falls back to blank-line blocks with the reason in the file's
+/// diagnostics. Before the budget this test ran for two minutes.
+/// See: issue 16.
+#[test]
+fn fuzz_code_a_kotlin_parse_that_would_not_end_stops_at_its_step_budget() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/regressions/code/timeout-4ad96c0173adbfd27dfd453062ff139490db8055"
+    );
+    let data = std::fs::read(path).expect("the committed reproducer");
+    // 4 option bytes (00 e1 00 80: chars, budget 120, headers, no overlap), one byte for
+    // language and section length (0x09: Kotlin in the registry of the run, whole file), the
+    // text.
+    assert_eq!(data[..5], [0x00, 0xe1, 0x00, 0x80, 0x09]);
+    let text = std::str::from_utf8(&data[5..]).expect("UTF-8 text");
+    let language = language_by_name("kotlin").expect("Kotlin has a grammar");
+    let mut ctx = ParseContext::new();
+    let tree = atomize_code_in_sections(language, text, &mut ctx, SECTION_BYTES);
+    let diagnostics = format!("{:?}", tree.diagnostics);
+    assert!(diagnostics.contains("stopped at its step budget"), "{diagnostics}");
+    tree.root.validate(text).expect("a valid tree");
+    let source = Source::new("src/fuzz.kt", text);
+    let config = ChunkConfig::new(120, Unit::Chars).expect("config");
+    assert_invariants(&source, &tree, &pack(&source, &tree, &config), &config);
+    // The same context chunks the next file with a fresh budget: a clean Kotlin file parses
+    // whole, with no parse stopped.
+    let clean = "class A {\n    fun f(): Int = 1\n}\n";
+    let tree = atomize_code_in_sections(language, clean, &mut ctx, SECTION_BYTES);
+    assert!(tree.diagnostics.is_empty(), "{:?}", tree.diagnostics);
+}
