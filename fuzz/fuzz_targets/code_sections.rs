@@ -25,7 +25,15 @@ fuzz_target!(|data: &[u8]| {
     let mut ctx = ParseContext::new();
     let whole = atomize_code_in_sections(language, text, &mut ctx, SECTION_BYTES);
     let sections = atomize_code_in_sections(language, text, &mut ctx, section_bytes);
-    if whole.root != sections.root || whole.context != sections.context {
+    // A parse stopped at its step budget (error recovery that would not end) falls back, and
+    // the two paths parse different ranges, reusing different trees, so one may stop where the
+    // other does not: the promise is for parses that end.
+    let stopped = |tree: &cleave_core::AtomTree| {
+        tree.diagnostics.iter().any(|d| d.message.contains("step budget"))
+    };
+    if stopped(&whole) || stopped(&sections) {
+        // Still within the invariants, checked below.
+    } else if whole.root != sections.root || whole.context != sections.context {
         panic!(
             "{} in {section_bytes}-byte sections differs from the whole parse\n\
              whole ({:?}):\n{}\nsections ({:?}):\n{}",

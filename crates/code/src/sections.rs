@@ -254,25 +254,25 @@ pub fn atomize_code_in_pieces(
     }
     if errors > 0 || ctx.fallback_bytes > 0 {
         let share = |n: usize| n as f64 * 100.0 / text.len() as f64;
-        let stopped = match ctx.stopped_parses {
-            0 => String::new(),
-            1 => "; 1 partial parse stopped at its step budget (error recovery that would \
-                  not end)"
-                .to_owned(),
-            n => format!(
-                "; {n} partial parses stopped at their step budgets (error recovery that would \
-                 not end)"
-            ),
-        };
         tree.diagnostics.push(Diagnostic::new(
             Severity::Degraded,
             format!(
                 "parse errors: {:.1}% of the file ({errors} of {} bytes) under error nodes, \
-                 {:.1}% ({} bytes) fell back to line packing{stopped}",
+                 {:.1}% ({} bytes) fell back to line packing",
                 share(errors),
                 text.len(),
                 share(ctx.fallback_bytes),
                 ctx.fallback_bytes,
+            ),
+        ));
+    }
+    if ctx.stopped_parses > 0 {
+        tree.diagnostics.push(Diagnostic::new(
+            Severity::Degraded,
+            format!(
+                "{} partial parse(s) stopped at the step budget (error recovery that would \
+                 not end); their ranges fell back",
+                ctx.stopped_parses,
             ),
         ));
     }
@@ -282,8 +282,8 @@ pub fn atomize_code_in_pieces(
 /// Why a file fell back when its parse was stopped at its step budget.
 fn stopped_message(language: &Language, bytes: usize) -> String {
     format!(
-        "the {} parse of {bytes} bytes passed its budget of {} steps (error recovery that \
-         would not end) and was stopped",
+        "the {} parse of {bytes} bytes passed its step budget ({} operations: error recovery \
+         that would not end) and was stopped",
         language.name,
         context::parse_step_budget(bytes) * 100,
     )
