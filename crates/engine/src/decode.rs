@@ -18,7 +18,9 @@ mod pdf;
 mod pptx;
 mod xlsx;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::cell::{Cell, RefCell};
+use std::panic::{self, AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
 
 pub use cleave_core::PageLabel;
 
@@ -148,13 +150,13 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
         DOCUMENTS.iter().find(|(e, _, accepts, _)| *e == ext && accepts(&bytes))
     {
         // A decoder is code reading untrusted archives: a panic in it is a skip, not a crash.
-        return match catch_unwind(AssertUnwindSafe(|| decoder(bytes))) {
+        return match guarded(|| decoder(bytes)) {
             Ok(Ok(doc)) if doc.text.trim().is_empty() => Err(Skip::NoText(name)),
             Ok(Ok(doc)) => {
                 Ok(Decoded { text: doc.text, encoding: *encoding, pages: doc.locations })
             }
             Ok(Err(reason)) => Err(Skip::BadDocument(name, reason)),
-            Err(_) => Err(Skip::BadDocument(name, "its decoder failed".to_owned())),
+            Err(panic) => Err(Skip::BadDocument(name, format!("its decoder failed: {panic}"))),
         };
     }
     if let Some((name, feature)) = LEFT_OUT.iter().find(|(e, _)| *e == ext) {
@@ -173,6 +175,76 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Decoded { text, encoding: Encoding::Utf8, pages: Vec::new() }),
         Err(err) => Err(Skip::NotUtf8 { offset: err.utf8_error().valid_up_to() }),
+    }
+}
+
+thread_local! {
+    /// Whether this thread is running a decoder under [`guarded`], and the panic it met.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
+    static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs `decode` and turns a panic in it into `Err` with the panic's message and place.
+///
+/// The panic is expected (a third-party decoder meeting a corrupt file), handled, and
+/// reported in the skip reason, so it is not printed as well: a panic hook, installed once,
+/// keeps the panics of guarded threads to itself and passes every other panic on to the hook
+/// that was there before it (the default one, a host application's, or libFuzzer's, which
+/// counts every panic it sees as a crash).
+fn guarded<T>(decode: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(Cell::get) {
+                let message = info
+                    .payload()
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_owned());
+                // One line of it: the message may quote the file's bytes.
+                let message = one_line(&message, 160);
+                let place = info.location().map_or_else(String::new, |at| {
+                    format!(" at {}:{}", crate_relative(at.file()), at.line())
+                });
+                PANIC.with(|p| *p.borrow_mut() = Some(format!("{message}{place}")));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    struct Unguard(bool);
+    impl Drop for Unguard {
+        fn drop(&mut self) {
+            GUARDED.with(|g| g.set(self.0));
+        }
+    }
+    let _unguard = Unguard(GUARDED.with(|g| g.replace(true)));
+    PANIC.with(|p| p.borrow_mut().take());
+    catch_unwind(AssertUnwindSafe(decode))
+        .map_err(|_| PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| "a panic".to_owned()))
+}
+
+/// The first line of `text`, cut to at most `max` bytes on a character boundary.
+fn one_line(text: &str, max: usize) -> &str {
+    let line = text.lines().next().unwrap_or_default();
+    let mut end = line.len().min(max);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[..end]
+}
+
+/// A source path below cargo's registry as `crate-version/src/file.rs`, so that a skip reason
+/// names the crate that panicked, not this machine's home folder.
+fn crate_relative(file: &str) -> &str {
+    match file.find("/registry/src/") {
+        Some(at) => {
+            let rest = &file[at + "/registry/src/".len()..];
+            rest.split_once('/').map_or(rest, |(_, in_crate)| in_crate)
+        }
+        None => file,
     }
 }
 
@@ -232,6 +304,33 @@ mod tests {
             out.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
         }
         out
+    }
+
+    #[test]
+    fn a_guarded_panic_is_an_error_with_its_message_and_place() {
+        let err = guarded(|| -> u8 { panic!("bad {} at {}", "xref", 7) }).unwrap_err();
+        assert!(err.starts_with("bad xref at 7 at "), "{err}");
+        assert!(err.contains("decode.rs:"), "{err}");
+        let err = guarded(|| -> u8 { panic!("line one\nline two") }).unwrap_err();
+        assert!(err.starts_with("line one at "), "{err}");
+        assert_eq!(guarded(|| 5), Ok(5));
+        // Nested: the inner guard leaves the outer one in force.
+        let outer = guarded(|| {
+            assert!(guarded(|| -> u8 { panic!("inner") }).is_err());
+            assert!(GUARDED.with(Cell::get));
+            panic!("outer")
+        });
+        assert!(outer.unwrap_err().starts_with("outer at "));
+        assert!(!GUARDED.with(Cell::get));
+    }
+
+    #[test]
+    fn registry_paths_name_the_crate() {
+        let file = "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/pdf_oxide-0.3.78/src/document.rs";
+        assert_eq!(crate_relative(file), "pdf_oxide-0.3.78/src/document.rs");
+        assert_eq!(crate_relative("crates/engine/src/decode.rs"), "crates/engine/src/decode.rs");
+        assert_eq!(one_line("abc\ndef", 2), "ab");
+        assert_eq!(one_line("é", 1), "");
     }
 
     #[test]
