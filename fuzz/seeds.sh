@@ -95,6 +95,16 @@ seed records list.c "$CHARS" '\x19' "$fx/code/c/list.c"
 seed records deploy.sh "$TOKENS" '\x1a' "$fx/code/bash/deploy.sh"
 { printf "$CHARS"'\x02\xff\xfe'; iconv -f UTF-8 -t UTF-16LE "$fx/text/notes.txt"; } \
     >corpus/records/notes.utf16le.txt
+# documents: the byte picks a decoder in documents.rs's PATHS (pdf, epub, html, docx, pptx,
+# xlsx); the fixtures were made by fixtures/documents/make.py, the broken PDFs by hand.
+seed documents paper.pdf "$CHARS" '\x00' "$fx/documents/paper.pdf"
+seed documents encrypted.pdf "$TOKENS" '\x00' "$fx/broken-documents/encrypted.pdf"
+seed documents image-only.pdf "$CHARS" '\x00' "$fx/broken-documents/image-only.pdf"
+seed documents book.epub "$TOKENS" '\x01' "$fx/documents/book.epub"
+seed documents page.html "$CHARS" '\x02' "$fx/documents/page.html"
+seed documents report.docx "$TOKENS" '\x03' "$fx/documents/report.docx"
+seed documents deck.pptx "$CHARS" '\x04' "$fx/documents/deck.pptx"
+seed documents book.xlsx "$TOKENS" '\x05' "$fx/documents/book.xlsx"
 # packer: any bytes make a valid tree; fixtures give the fragment reader varied material.
 seed packer items.rs "$CHARS" '' "$fx/code/rust/items.rs"
 seed packer readme.md "$TOKENS" '' "$fx/markdown/readme.md"
