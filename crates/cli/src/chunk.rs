@@ -57,10 +57,7 @@ pub fn run(args: &ChunkArgs) -> Result<ExitCode> {
         .with_context(|| "--cache")?;
     let walked = walk(&args.path, &args.walk.options(threads, exclude))
         .with_context(|| format!("{}", args.path.display()))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = cleave_engine::worker_pool(threads).context("cannot start worker threads")?;
 
     let printer: Box<dyn Printer> = match (&out_dir, args.format) {
         (Some(dir), _) => Box::new(Folder::new(&dir.resolved)?),

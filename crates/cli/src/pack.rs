@@ -39,10 +39,7 @@ pub fn run(args: &PackArgs) -> Result<ExitCode> {
     let exclude = out_dir.iter().map(|o| o.resolved.clone()).collect();
     let walked = walk(&args.path, &args.walk.options(threads, exclude))
         .with_context(|| format!("{}", args.path.display()))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .context("cannot start worker threads")?;
+    let pool = cleave_engine::worker_pool(threads).context("cannot start worker threads")?;
     let mut results = Vec::with_capacity(walked.entries.len());
     let mut summary = Summary { threads, ..Summary::default() };
     let res: Result<(), std::convert::Infallible> = chunk_entries(

@@ -34,6 +34,7 @@ mod registry;
 mod runs;
 mod scan;
 mod sections;
+mod tags;
 
 use cleave_core::AtomTree;
 
@@ -50,6 +51,7 @@ pub use sections::{
     SECTION_BYTES, atomize_code_in_pieces, atomize_code_in_sections, member_run_count, parse_only,
     section_starts,
 };
+pub use tags::deeper_than as markup_nesting_deeper_than;
 
 /// Atomizes source code. Never fails: parse errors degrade locally and are reported as
 /// diagnostics in the tree.

@@ -44,6 +44,11 @@ pub struct Language {
     /// stray text over blank lines without an error (kotlin-ng: `r#"` … `//`, found by the
     /// sections property test): those are parsed whole up to the piece length.
     pub sectioned: bool,
+    /// Whether the grammar's external scanner copies the stack of open elements at every
+    /// token (tree-sitter-html, -svelte-ng): then a file whose tags nest deeper than
+    /// `MAX_TAG_DEPTH` is not parsed, as its parse would take time quadratic in the depth
+    /// (`tags.rs`).
+    pub tag_stack: bool,
     /// Extensions of an earlier row that this language claims for files where a line starts
     /// with one of [`Language::markers`] (`.h` is C, but C++ with `class ` or `namespace `).
     pub shared_extensions: &'static [&'static str],
@@ -104,6 +109,7 @@ const fn lang(name: &'static str, extensions: &'static [&'static str]) -> Langua
         separator: ".",
         prelude: None,
         sectioned: true,
+        tag_stack: false,
         shared_extensions: &[],
         markers: &[],
         feature: None,
@@ -170,6 +176,12 @@ impl Language {
     /// Files parsed whole up to the piece length, never in sections.
     const fn with_whole_parse(mut self) -> Self {
         self.sectioned = false;
+        self
+    }
+
+    /// A grammar whose scanner keeps the stack of open elements.
+    const fn with_tag_stack(mut self) -> Self {
+        self.tag_stack = true;
         self
     }
 
@@ -256,7 +268,8 @@ static LANGUAGES: [Language; 25] = [
             pieces::PHP,
         )
         .with_block_comment("<!--", "-->")
-        .with_whole_parse(),
+        .with_whole_parse()
+        .with_tag_stack(),
     lang("java", &["java"]).with_grammar(
         always(tree_sitter_java::LANGUAGE),
         grammar_file!("java"),
@@ -322,7 +335,8 @@ static LANGUAGES: [Language; 25] = [
             pieces::PHP,
         )
         .with_block_comment("<!--", "-->")
-        .with_whole_parse(),
+        .with_whole_parse()
+        .with_tag_stack(),
     lang("swift", &["swift"]).with_grammar(
         grammar!("lang-swift", tree_sitter_swift::LANGUAGE),
         grammar_file!("swift"),
@@ -347,7 +361,8 @@ static LANGUAGES: [Language; 25] = [
             pieces::PHP,
         )
         .with_block_comment("<!--", "-->")
-        .with_whole_parse(),
+        .with_whole_parse()
+        .with_tag_stack(),
 ];
 
 /// Query files that languages inherit but that are no language of their own.

@@ -13,6 +13,7 @@ use crate::imports::context_lines;
 use crate::pieces::{self, PIECE_BYTES};
 use crate::registry::{Language, MissingGrammar, language_by_name};
 use crate::runs::{atomize_runs, member_runs};
+use crate::tags;
 
 /// Files longer than this are parsed in sections of about this length, cut between top-level
 /// items. tree-sitter's memory while parsing grows with the file (about 60 bytes per byte of a
@@ -97,6 +98,16 @@ pub fn atomize_code_in_pieces(
         Ok(config) => config,
         Err(e) => return fallback(e.to_string()),
     };
+    if language.tag_stack
+        && let Some(depth) = tags::deeper_than(text, tags::MAX_TAG_DEPTH)
+    {
+        return fallback(format!(
+            "elements nest {depth} deep, past {}: the {} grammar's scanner copies the stack of \
+             open elements at every token, so its parse would take time quadratic in the depth",
+            tags::MAX_TAG_DEPTH,
+            language.name,
+        ));
+    }
     // Where a blank line may be inside HTML (PHP), or a block's end depends on what follows
     // it (Scala 3), files are parsed whole up to the piece length.
     let section_bytes =

@@ -168,10 +168,7 @@ pub fn index_root(
     let settings = settings.clone().with_outline(true);
     let cache = Cache::open(dir, path, &settings)?;
     let entries = walk_entries(path, options)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(io::Error::other)?;
+    let pool = crate::pipeline::worker_pool(threads).map_err(io::Error::other)?;
     let mut report = IndexReport::default();
     let mut files: Vec<(IndexedFile, FileTerms)> = Vec::with_capacity(entries.len());
     let res: Result<(), std::convert::Infallible> = run_ordered(

@@ -69,7 +69,7 @@ pub use packs::{
     ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve,
     member_budget, member_config, pack,
 };
-pub use pipeline::{Plan, run_ordered};
+pub use pipeline::{Plan, WORKER_STACK_BYTES, run_ordered, worker_pool};
 pub use read::{read_input, read_path};
 pub use record::{write_chunk, write_str};
 pub use report::{FileEntry, Summary};

@@ -172,6 +172,22 @@ struct Out<R, F, E> {
     error: Option<E>,
 }
 
+/// Stack of each worker thread. Decoders and converters this crate calls walk nested input
+/// recursively (htmd's HTML conversion takes about 1.4 KiB of stack per nested element in a
+/// release build, and overflowed the 2 MiB of a default thread at 1,500 nested `<div>`s; a
+/// stack overflow aborts the whole run, which no `catch_unwind` can stop). Inputs are bounded
+/// before they get there (`decode/html.rs`), and this is the margin behind the bounds: address
+/// space reserved, not memory, until a thread touches it.
+pub const WORKER_STACK_BYTES: usize = 16 << 20;
+
+/// A pool of `threads` worker threads (at least one) with [`WORKER_STACK_BYTES`] of stack.
+pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(WORKER_STACK_BYTES)
+        .build()
+}
+
 /// Runs `work` on each of `items` on `pool`'s threads, each thread with its own context from
 /// `context`, and calls `receive` with each result in input order. Items are taken as `plan`
 /// says (one entry per item): within its window of the next to receive, and heavy items on the
@@ -252,7 +268,7 @@ mod tests {
     use super::*;
 
     fn pool(threads: usize) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool")
+        worker_pool(threads).expect("a pool")
     }
 
     /// Uneven work, so that later items often finish first.

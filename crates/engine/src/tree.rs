@@ -151,10 +151,7 @@ pub fn chunk_tree(
     mut receive: impl FnMut(FileResult) + Send,
 ) -> std::io::Result<()> {
     let walked = walk(root, options)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(std::io::Error::other)?;
+    let pool = crate::pipeline::worker_pool(threads).map_err(std::io::Error::other)?;
     chunk_entries(
         &pool,
         &walked.entries,
@@ -199,10 +196,7 @@ pub fn chunk_path(
     threads: usize,
 ) -> std::io::Result<(Vec<FileResult>, usize)> {
     let entries = walk_entries(path, options)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(std::io::Error::other)?;
+    let pool = crate::pipeline::worker_pool(threads).map_err(std::io::Error::other)?;
     let mut files = Vec::with_capacity(entries.len());
     let mut errors = 0;
     let res: Result<(), std::convert::Infallible> = chunk_entries(

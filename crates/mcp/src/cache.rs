@@ -90,6 +90,7 @@ impl Cache {
         let threads = threads.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
+            .stack_size(cleave_engine::WORKER_STACK_BYTES)
             .thread_name(|i| format!("cleave-mcp-{i}"))
             .build()
             .map_err(std::io::Error::other)?;

@@ -183,6 +183,9 @@ fn parse_from(
     let mut stack = vec![Node::new(Kind::Container, start..text.len())];
     // Nesting depth inside a block whose inner events are not read (code, HTML, tables).
     let mut skip = 0usize;
+    // Blocks opened below the deepest node kept (`MAX_DEPTH`: its atom is plain blocks of its
+    // range, whatever it holds), not pushed: their End events close nothing.
+    let mut flat = 0usize;
     let mut resume = None;
     let parser = Parser::new_ext(&text[start..], options(start == 0));
     for (event, r) in parser.into_offset_iter() {
@@ -243,6 +246,15 @@ fn parse_from(
                     Tag::List(_) => Kind::List,
                     _ => Kind::Container,
                 };
+                // The root is stack[0] and a node at stack[i] becomes an atom at depth i - 1:
+                // past MAX_DEPTH + 1 an atom is its range's plain blocks, so a node pushed
+                // deeper would change nothing but could nest 100,000 deep (`>>>>…`), and
+                // dropping such a tree overflows the stack.
+                if stack.len() > MAX_DEPTH + 2 {
+                    skip = 0;
+                    flat += 1;
+                    continue;
+                }
                 if let Some(top) = stack.last_mut() {
                     top.implicit_open = false;
                 }
@@ -257,6 +269,7 @@ fn parse_from(
                 | TagEnd::Link
                 | TagEnd::Image,
             ) => {}
+            Event::End(_) if flat > 0 => flat -= 1,
             Event::End(_) => {
                 if stack.len() > 1 {
                     resume = close(text, &mut stack, diagnostics);

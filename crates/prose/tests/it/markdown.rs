@@ -345,6 +345,24 @@ fn deep_nesting_stays_bounded() {
     assert!(depth(&tree.root) < 80);
 }
 
+/// 100,000 nested block quotes (and list items) once overflowed the stack of a worker thread
+/// when the parse tree was dropped: nodes past the depth that becomes structure are no longer
+/// built. Run on a 256 KiB stack, an eighth of a worker's.
+#[test]
+fn nesting_a_hundred_thousand_deep_runs_on_a_small_stack() {
+    let run = || {
+        for text in [format!("{} q\n", ">".repeat(100_000)), format!("{}x\n", "- ".repeat(50_000))]
+        {
+            let (tree, chunks) = chunk("deep.md", &text, 2000, Unit::Chars);
+            tree.root.validate(&text).expect("a valid tree");
+            assert_eq!(chunks.first().map(|c| c.byte_start), Some(0));
+            assert_eq!(chunks.last().map(|c| c.byte_end), Some(text.len()));
+        }
+    };
+    let worker = std::thread::Builder::new().stack_size(256 << 10).spawn(run).expect("a thread");
+    worker.join().expect("no stack overflow");
+}
+
 // ---- property tests -------------------------------------------------------------------------
 
 fn md_fragment() -> impl Strategy<Value = String> {
