@@ -338,6 +338,27 @@ fn html_templates_and_fragments_are_chunked_as_source() {
     );
 }
 
+/// A PDF whose decoder panics leaves nothing behind for the next PDF on the same thread:
+/// pdf_oxide 0.3.78 keeps its object-loading depth in thread-locals that the panic did not
+/// reset, and the next PDF on that worker lost its text ("none of its pages could be read").
+#[test]
+fn a_decoder_panic_does_not_reach_the_next_file_on_its_thread() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = tmp.path().join("in");
+    fs::create_dir(&input).unwrap();
+    fs::copy(fixture("broken-documents/decoder-panic.pdf"), input.join("a.pdf")).unwrap();
+    fs::copy(fixture("documents/paper.pdf"), input.join("b.pdf")).unwrap();
+    let (out, err, code) = run(&[input.to_str().unwrap(), "--threads", "1", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let after = by_path(parse_jsonl(&out)).remove("b.pdf").expect("b.pdf chunked");
+    let alone = input.join("b.pdf");
+    let (out, err, code) = run(&[alone.to_str().unwrap(), "--threads", "1", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let alone = by_path(parse_jsonl(&out)).remove("b.pdf").expect("b.pdf chunked alone");
+    let bodies = |chunks: &[Chunk]| chunks.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
+    assert_eq!(bodies(&after), bodies(&alone));
+}
+
 /// Truncated, corrupt, encrypted and image-only PDFs end with a reason, the run goes on, and
 /// `verify` accepts a file that was skipped for a reason it re-derives.
 #[test]

@@ -179,19 +179,26 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
 }
 
 thread_local! {
-    /// Whether this thread is running a decoder under [`guarded`], and the panic it met.
+    /// Whether this thread is a decoder thread of [`guarded`], and the panic it met.
     static GUARDED: Cell<bool> = const { Cell::new(false) };
     static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
-/// Runs `decode` and turns a panic in it into `Err` with the panic's message and place.
+/// Runs `decode` on a thread of its own and turns a panic in it into `Err` with the panic's
+/// message and place.
+///
+/// A thread of its own, because a decoder that panics may leave its thread-local state
+/// behind: pdf_oxide 0.3.78 counts its object-loading depth and the objects being resolved in
+/// thread-locals that an unwinding panic does not reset, so on the thread of a PDF that
+/// panicked every later PDF read "circular references" and lost pages or all its text. The
+/// thread costs tens of microseconds against the milliseconds of any document.
 ///
 /// The panic is expected (a third-party decoder meeting a corrupt file), handled, and
 /// reported in the skip reason, so it is not printed as well: a panic hook, installed once,
-/// keeps the panics of guarded threads to itself and passes every other panic on to the hook
+/// keeps the panics of decoder threads to itself and passes every other panic on to the hook
 /// that was there before it (the default one, a host application's, or libFuzzer's, which
 /// counts every panic it sees as a crash).
-fn guarded<T>(decode: impl FnOnce() -> T) -> Result<T, String> {
+fn guarded<T: Send>(decode: impl FnOnce() -> T + Send) -> Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = panic::take_hook();
@@ -214,16 +221,21 @@ fn guarded<T>(decode: impl FnOnce() -> T) -> Result<T, String> {
             }
         }));
     });
-    struct Unguard(bool);
-    impl Drop for Unguard {
-        fn drop(&mut self) {
-            GUARDED.with(|g| g.set(self.0));
+    std::thread::scope(|scope| {
+        let thread = std::thread::Builder::new()
+            .name("cleave-decode".to_owned())
+            .stack_size(crate::pipeline::WORKER_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                GUARDED.with(|g| g.set(true));
+                catch_unwind(AssertUnwindSafe(decode)).map_err(|_| {
+                    PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| "a panic".to_owned())
+                })
+            });
+        match thread {
+            Ok(thread) => thread.join().unwrap_or_else(|_| Err("a panic".to_owned())),
+            Err(e) => Err(format!("no thread to decode it on: {e}")),
         }
-    }
-    let _unguard = Unguard(GUARDED.with(|g| g.replace(true)));
-    PANIC.with(|p| p.borrow_mut().take());
-    catch_unwind(AssertUnwindSafe(decode))
-        .map_err(|_| PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| "a panic".to_owned()))
+    })
 }
 
 /// The first line of `text`, cut to at most `max` bytes on a character boundary.
@@ -314,14 +326,24 @@ mod tests {
         let err = guarded(|| -> u8 { panic!("line one\nline two") }).unwrap_err();
         assert!(err.starts_with("line one at "), "{err}");
         assert_eq!(guarded(|| 5), Ok(5));
-        // Nested: the inner guard leaves the outer one in force.
-        let outer = guarded(|| {
-            assert!(guarded(|| -> u8 { panic!("inner") }).is_err());
-            assert!(GUARDED.with(Cell::get));
-            panic!("outer")
-        });
-        assert!(outer.unwrap_err().starts_with("outer at "));
-        assert!(!GUARDED.with(Cell::get));
+        assert!(!GUARDED.with(Cell::get), "the caller's thread is not a decoder thread");
+    }
+
+    #[test]
+    fn thread_local_state_a_panic_leaves_behind_does_not_reach_the_next_decode() {
+        thread_local! {
+            static DEPTH: Cell<u32> = const { Cell::new(0) };
+        }
+        // As pdf_oxide's object loader: a depth counted up, and down only on the way out.
+        let load = |fail: bool| {
+            DEPTH.with(|d| d.set(d.get() + 1));
+            assert!(!fail, "corrupt object");
+            let depth = DEPTH.with(Cell::get);
+            DEPTH.with(|d| d.set(d.get() - 1));
+            depth
+        };
+        assert!(guarded(|| load(true)).is_err());
+        assert_eq!(guarded(|| load(false)), Ok(1));
     }
 
     #[test]
