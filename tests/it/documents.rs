@@ -359,6 +359,19 @@ fn a_decoder_panic_does_not_reach_the_next_file_on_its_thread() {
     assert_eq!(bodies(&after), bodies(&alone));
 }
 
+/// A PDF whose outline loops (found by the documents fuzz target: the fixture paper with an
+/// outline item's `/Next` pointed back) is read without its bookmarks: pdf_oxide's own walk
+/// collected items until 13 GB of memory were gone.
+#[test]
+fn a_looping_outline_is_left_out_and_the_pages_read() {
+    let path = fixture("broken-documents/outline-loop.pdf");
+    let out = cleave().arg("extract").arg(&path).output().expect("run cleave");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let view = String::from_utf8(out.stdout).unwrap();
+    assert!(view.contains("pageonemark") && view.contains("pagetwomark"), "{view}");
+    assert!(!view.contains("# Cleave Test Paper"), "no bookmarks as headings:\n{view}");
+}
+
 /// Truncated, corrupt, encrypted and image-only PDFs end with a reason, the run goes on, and
 /// `verify` accepts a file that was skipped for a reason it re-derives.
 #[test]
