@@ -370,6 +370,13 @@ fn a_looping_outline_is_left_out_and_the_pages_read() {
     let view = String::from_utf8(out.stdout).unwrap();
     assert!(view.contains("pageonemark") && view.contains("pagetwomark"), "{view}");
     assert!(!view.contains("# Cleave Test Paper"), "no bookmarks as headings:\n{view}");
+    // A tree of named destinations whose node names itself twice as its kids: pdf_oxide
+    // searched it 2^32 times for the bookmark that names its destination (written by hand,
+    // found in review).
+    let path = fixture("broken-documents/names-loop.pdf");
+    let out = cleave().arg("extract").arg(&path).output().expect("run cleave");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "hello named tree");
 }
 
 /// Truncated, corrupt, encrypted and image-only PDFs end with a reason, the run goes on, and

@@ -754,6 +754,14 @@ impl<'a, 't> Builder<'a, 't> {
             None => crate::registry::language_by_name(default.as_str())?,
         };
         let config = language.config().ok()?;
+        // A region in a markup language (`<script lang="html">`) is bounded as a file is.
+        if language.tag_stack
+            && self.text.get(s..e).is_none_or(|body| {
+                crate::tags::deeper_than(body, crate::tags::MAX_TAG_DEPTH, true).is_some()
+            })
+        {
+            return None;
+        }
         let tree = ctx.parse_ranges(language, self.text, &[ts_range(self.text, s..e)])?;
         let root = tree.root_node();
         let mut builder =

@@ -99,7 +99,7 @@ pub fn atomize_code_in_pieces(
         Err(e) => return fallback(e.to_string()),
     };
     if language.tag_stack
-        && let Some(depth) = tags::deeper_than(text, tags::MAX_TAG_DEPTH)
+        && let Some(depth) = tags::deeper_than(text, tags::MAX_TAG_DEPTH, true)
     {
         return fallback(format!(
             "elements nest {depth} deep, past {}: the {} grammar's scanner copies the stack of \

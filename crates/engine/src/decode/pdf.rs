@@ -85,11 +85,55 @@ fn outline_by_page(doc: &PdfDocument, n_pages: usize) -> Vec<Vec<(usize, String)
     // made it collect items until memory ran out (a 13 KB fuzzed file passed 13 GB), and a
     // `/First` that does would recurse until the stack overflowed.
     if outline_is_sound(doc)
+        && names_are_sound(doc)
         && let Ok(Some(items)) = doc.get_outline()
     {
         walk(&items, 1, &mut out);
     }
     out
+}
+
+/// Whether the catalog's tree of named destinations (`/Names` → `/Dests`), which pdf_oxide
+/// searches for every outline item that names its destination, is a tree: no node reached
+/// twice, at most [`MAX_OUTLINE_ITEMS`] nodes and [`MAX_OUTLINE_DEPTH`] levels. pdf_oxide's
+/// search bounds the depth but not the breadth: nodes whose `/Kids` name one node twice,
+/// level after level, would be searched 2^32 times per item.
+fn names_are_sound(doc: &PdfDocument) -> bool {
+    use pdf_oxide::object::Object;
+    let deref = |object: &Object| match object {
+        Object::Reference(r) => doc.load_object(*r).ok(),
+        other => Some(other.clone()),
+    };
+    let entry = |object: &Object, key: &str| object.as_dict()?.get(key).and_then(&deref);
+    let Some(root) = doc
+        .catalog()
+        .ok()
+        .and_then(|c| entry(&c, "Names"))
+        .and_then(|names| entry(&names, "Dests"))
+    else {
+        return true;
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut nodes = vec![(root, 1usize)];
+    let mut count = 0usize;
+    while let Some((node, depth)) = nodes.pop() {
+        count += 1;
+        if depth > MAX_OUTLINE_DEPTH || count > MAX_OUTLINE_ITEMS {
+            return false;
+        }
+        let Some(kids) = entry(&node, "Kids") else { continue };
+        for kid in kids.as_array().map_or(&[][..], Vec::as_slice) {
+            if let Object::Reference(r) = kid
+                && !seen.insert(*r)
+            {
+                return false;
+            }
+            if let Some(kid) = deref(kid) {
+                nodes.push((kid, depth + 1));
+            }
+        }
+    }
+    true
 }
 
 /// Most outline items read: hyperref's 516-page manual has 1,073.
