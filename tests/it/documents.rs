@@ -343,16 +343,21 @@ fn html_templates_and_fragments_are_chunked_as_source() {
 /// reset, and the next PDF on that worker lost its text ("none of its pages could be read").
 #[test]
 fn a_decoder_panic_does_not_reach_the_next_file_on_its_thread() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().expect("a temporary folder");
     let input = tmp.path().join("in");
-    fs::create_dir(&input).unwrap();
-    fs::copy(fixture("broken-documents/decoder-panic.pdf"), input.join("a.pdf")).unwrap();
-    fs::copy(fixture("documents/paper.pdf"), input.join("b.pdf")).unwrap();
-    let (out, err, code) = run(&[input.to_str().unwrap(), "--threads", "1", "-q"]);
+    fs::create_dir(&input).unwrap_or_else(|e| panic!("{}: {e}", input.display()));
+    for (from, to) in
+        [("broken-documents/decoder-panic.pdf", "a.pdf"), ("documents/paper.pdf", "b.pdf")]
+    {
+        fs::copy(fixture(from), input.join(to)).unwrap_or_else(|e| panic!("{from}: {e}"));
+    }
+    let dir = input.to_str().expect("a UTF-8 temporary path");
+    let (out, err, code) = run(&[dir, "--threads", "1", "-q"]);
     assert_eq!(code, 0, "{err}");
     let after = by_path(parse_jsonl(&out)).remove("b.pdf").expect("b.pdf chunked");
     let alone = input.join("b.pdf");
-    let (out, err, code) = run(&[alone.to_str().unwrap(), "--threads", "1", "-q"]);
+    let alone = alone.to_str().expect("a UTF-8 temporary path");
+    let (out, err, code) = run(&[alone, "--threads", "1", "-q"]);
     assert_eq!(code, 0, "{err}");
     let alone = by_path(parse_jsonl(&out)).remove("b.pdf").expect("b.pdf chunked alone");
     let bodies = |chunks: &[Chunk]| chunks.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
@@ -367,7 +372,7 @@ fn a_looping_outline_is_left_out_and_the_pages_read() {
     let path = fixture("broken-documents/outline-loop.pdf");
     let out = cleave().arg("extract").arg(&path).output().expect("run cleave");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let view = String::from_utf8(out.stdout).unwrap();
+    let view = String::from_utf8(out.stdout).expect("the text view of outline-loop.pdf is UTF-8");
     assert!(view.contains("pageonemark") && view.contains("pagetwomark"), "{view}");
     assert!(!view.contains("# Cleave Test Paper"), "no bookmarks as headings:\n{view}");
     // A tree of named destinations whose node names itself twice as its kids: pdf_oxide
@@ -376,7 +381,8 @@ fn a_looping_outline_is_left_out_and_the_pages_read() {
     let path = fixture("broken-documents/names-loop.pdf");
     let out = cleave().arg("extract").arg(&path).output().expect("run cleave");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "hello named tree");
+    let view = String::from_utf8(out.stdout).expect("the text view of names-loop.pdf is UTF-8");
+    assert_eq!(view.trim(), "hello named tree");
 }
 
 /// Truncated, corrupt, encrypted and image-only PDFs end with a reason, the run goes on, and

@@ -755,10 +755,10 @@ impl<'a, 't> Builder<'a, 't> {
         };
         let config = language.config().ok()?;
         // A region in a markup language (`<script lang="html">`) is bounded as a file is.
-        if language.tag_stack
-            && self.text.get(s..e).is_none_or(|body| {
-                crate::tags::deeper_than(body, crate::tags::MAX_TAG_DEPTH, true).is_some()
-            })
+        if self
+            .text
+            .get(s..e)
+            .is_none_or(|body| crate::tags::too_deep_to_parse(language, body).is_some())
         {
             return None;
         }

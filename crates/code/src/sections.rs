@@ -98,9 +98,7 @@ pub fn atomize_code_in_pieces(
         Ok(config) => config,
         Err(e) => return fallback(e.to_string()),
     };
-    if language.tag_stack
-        && let Some(depth) = tags::deeper_than(text, tags::MAX_TAG_DEPTH, true)
-    {
+    if let Some(depth) = tags::too_deep_to_parse(language, text) {
         return fallback(format!(
             "elements nest {depth} deep, past {}: the {} grammar's scanner copies the stack of \
              open elements at every token, so its parse would take time quadratic in the depth",

@@ -19,11 +19,20 @@
 //! their end (`<!-->` is an empty one), doctypes, processing instructions and CDATA to the
 //! first `>`; a quote opens a quoted value only right after `=`.
 
+use crate::registry::Language;
+
 /// Nesting beyond which a file is not parsed. Real markup nests a few dozen deep at most: the
 /// deepest of the 169 HTML files the bench corpus chunks as source nests 15, of the 384 Vue
 /// files 16, of the 394 Svelte files 6. At this depth a file of nothing but nested tags parses
 /// in well under a second per megabyte.
 pub(crate) const MAX_TAG_DEPTH: usize = 512;
+
+/// How deep `text` nests past [`MAX_TAG_DEPTH`] when `language`'s grammar keeps a stack of
+/// open elements (its row's `tag_stack`): then it is not parsed. `None` for every other
+/// language, and for text that stays within the limit.
+pub(crate) fn too_deep_to_parse(language: &Language, text: &str) -> Option<usize> {
+    if language.tag_stack { deeper_than(text, MAX_TAG_DEPTH, true) } else { None }
+}
 
 /// Elements with no content and no end tag.
 const VOID: &[&[u8]] = &[

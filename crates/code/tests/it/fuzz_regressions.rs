@@ -29,6 +29,13 @@ fn assert_sections_match_whole(lang: &str, path: &str, text: &str, section_bytes
     }
 }
 
+/// The bytes of the reproducer `name` that the fuzz target `target` found, as committed under
+/// `fuzz/regressions/`.
+fn reproducer(target: &str, name: &str) -> Vec<u8> {
+    let path = format!("{}/../../fuzz/regressions/{target}/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("the committed reproducer {path}: {e}"))
+}
+
 /// The `code_sections` target's first finding (issue 13): a JavaScript file that fails to
 /// parse near its end, where the whole parse's root is an ERROR node (858 of 858 bytes under
 /// error nodes) and `const BASE` is no top-level constant, while the first 128-byte section,
@@ -38,11 +45,7 @@ fn assert_sections_match_whole(lang: &str, path: &str, text: &str, section_bytes
 /// See: issue 13.
 #[test]
 fn fuzz_code_sections_an_error_near_the_end_reshapes_the_whole_parse() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/regressions/code_sections/crash-7c310d8de451e3b102fc36b721d7772cb0a063c4"
-    );
-    let data = std::fs::read(path).expect("the committed reproducer");
+    let data = reproducer("code_sections", "crash-7c310d8de451e3b102fc36b721d7772cb0a063c4");
     // 4 option bytes (00 e1 00 80), one byte for language and section length (0x42), the text.
     let (pick, rest) = (data[4], &data[5..]);
     let text = std::str::from_utf8(rest).expect("UTF-8 text");
@@ -76,11 +79,7 @@ fn a_clean_section_is_not_trusted_when_a_later_one_fails() {
 /// See: issue 16.
 #[test]
 fn fuzz_code_a_kotlin_parse_that_would_not_end_stops_at_its_step_budget() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fuzz/regressions/code/timeout-4ad96c0173adbfd27dfd453062ff139490db8055"
-    );
-    let data = std::fs::read(path).expect("the committed reproducer");
+    let data = reproducer("code", "timeout-4ad96c0173adbfd27dfd453062ff139490db8055");
     // 4 option bytes (00 e1 00 80: chars, budget 120, headers, no overlap), one byte for
     // language and section length (0x09: Kotlin in the registry of the run, whole file), the
     // text.
