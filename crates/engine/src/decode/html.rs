@@ -8,6 +8,14 @@
 //! atomizer already knows. Only pages are converted ([`is_page`]): a template or a fragment
 //! of a web project is code, chunked byte-exact as HTML source (the `html` language row).
 
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use htmd::Node;
+use markup5ever_rcdom::NodeData;
+
 use super::{Document, PageLabel};
 
 /// Elements whose content is no reading matter.
@@ -84,8 +92,8 @@ pub fn to_markdown(html: &str) -> Result<String, String> {
         .skip_tags(SKIPPED.to_vec())
         .add_handler(vec!["pre"], pre_as_fence)
         .add_handler(vec!["a"], leave_out(is_permalink))
-        .add_handler(NAVIGABLE.to_vec(), leave_out(is_navigation))
-        .build();
+        .add_handler(NAVIGABLE.to_vec(), leave_out(is_navigation));
+    let converter = entries_as_headings(converter).build();
     let mut md = converter.convert(html).map_err(|e| format!("not readable HTML: {e}"))?;
     // The view is chunked as Markdown: a stray form feed or NUL would only confuse it.
     md.retain(|c| c == '\n' || c == '\t' || !c.is_control());
@@ -130,6 +138,213 @@ fn leave_out(
     move |handlers, element| {
         if drop(&element) { Some(String::new().into()) } else { handlers.fallback(element) }
     }
+}
+
+/// Where the walk stands, for [`entries_as_headings`]: the level of the last real heading, the
+/// entries whose description is being walked, whether the definition list being walked has
+/// its entries as headings, whether an entry's heading was just written (its further
+/// signatures are lines under it, not headings of their own), and, per node seen, whether only
+/// entries and new sections follow it (see [`only_entries_follow`]).
+#[derive(Default)]
+struct EntryWalk {
+    level: AtomicU8,
+    open: AtomicUsize,
+    convert: AtomicBool,
+    signatures: AtomicBool,
+    follows: Mutex<HashMap<usize, bool>>,
+}
+
+/// Documentation generators write an API reference as definition lists: Sphinx makes each
+/// function, class, method, option or glossary term a `<dt>` with an `id` (its anchor) or the
+/// class `sig`, and its description the `<dd>` after it. Converted as they are, a reference page
+/// is one section of loose paragraphs (functools.html: 38 chunks, every one "in functools"),
+/// and a description that does not repeat its function's name cannot be found by it. As
+/// headings, one level below the section they sit in (a class's methods one further), each
+/// entry is a section named by its signature. A `<dt>` without an anchor (a field list's
+/// "Parameters", a plain definition list) stays as it was, and so does a list that prose
+/// follows before the next section: Markdown cannot close a section, so that prose would fall
+/// under the last entry's heading.
+fn entries_as_headings(builder: htmd::HtmlToMarkdownBuilder) -> htmd::HtmlToMarkdownBuilder {
+    let walk = Arc::new(EntryWalk::default());
+    let at_heading = Arc::clone(&walk);
+    let at_list = Arc::clone(&walk);
+    let at_term = Arc::clone(&walk);
+    let at_description = walk;
+    builder
+        .add_handler(
+            vec!["h1", "h2", "h3", "h4", "h5", "h6"],
+            move |handlers: &dyn htmd::element_handler::Handlers, element: htmd::Element| {
+                let level = element.tag.as_bytes()[1].saturating_sub(b'0');
+                at_heading.level.store(level, Ordering::Relaxed);
+                at_heading.signatures.store(false, Ordering::Relaxed);
+                handlers.fallback(element)
+            },
+        )
+        .add_handler(
+            vec!["dl"],
+            move |handlers: &dyn htmd::element_handler::Handlers, element: htmd::Element| {
+                let walk = &at_list;
+                let convert = only_entries_follow(element.node, walk);
+                let outer = walk.convert.swap(convert, Ordering::Relaxed);
+                let converted = handlers.fallback(element);
+                walk.convert.store(outer, Ordering::Relaxed);
+                converted
+            },
+        )
+        .add_handler(
+            vec!["dt"],
+            move |handlers: &dyn htmd::element_handler::Handlers, element: htmd::Element| {
+                let walk = &at_term;
+                if !walk.convert.load(Ordering::Relaxed)
+                    || !is_entry(element.attrs)
+                    || walk.signatures.load(Ordering::Relaxed)
+                {
+                    return handlers.fallback(element);
+                }
+                let inner = handlers.walk_children(element.node).content;
+                let title = inner.split_whitespace().collect::<Vec<_>>().join(" ");
+                if title.is_empty() {
+                    return handlers.fallback(element);
+                }
+                let level = usize::from(walk.level.load(Ordering::Relaxed))
+                    + 1
+                    + walk.open.load(Ordering::Relaxed);
+                walk.signatures.store(true, Ordering::Relaxed);
+                Some(format!("\n\n{} {title}\n\n", "#".repeat(level.min(6))).into())
+            },
+        )
+        .add_handler(
+            vec!["dd"],
+            move |handlers: &dyn htmd::element_handler::Handlers, element: htmd::Element| {
+                let walk = &at_description;
+                if !walk.signatures.swap(false, Ordering::Relaxed) {
+                    return handlers.fallback(element);
+                }
+                walk.open.fetch_add(1, Ordering::Relaxed);
+                let described = handlers.fallback(element);
+                walk.open.fetch_sub(1, Ordering::Relaxed);
+                walk.signatures.store(false, Ordering::Relaxed);
+                described
+            },
+        )
+}
+
+/// A definition term that names an entry of a reference: it has an anchor, or Sphinx's
+/// signature class (a second signature of one entry has only the class).
+fn is_entry(attrs: &[html5ever::Attribute]) -> bool {
+    let value = |name: &str| attrs.iter().find(|a| &*a.name.local == name).map(|a| &*a.value);
+    value("id").is_some_and(|id| !id.is_empty())
+        || value("class").is_some_and(|class| class.split_ascii_whitespace().any(|c| c == "sig"))
+}
+
+/// Whether, from `node` to the end of the section it sits in, only further entries, new
+/// sections and headings, and elements without text follow: then the entries of a list at
+/// `node` can be headings without taking in prose that is not theirs. Climbs the ancestors up
+/// to a section (`<section>`, Sphinx's older `<div class="section">`, the body); each level's
+/// answer is computed once for all its children, so a page of thousands of entries is one pass.
+fn only_entries_follow(node: &Rc<Node>, walk: &EntryWalk) -> bool {
+    let Ok(mut follows) = walk.follows.lock() else { return false };
+    let mut node = Rc::clone(node);
+    loop {
+        let Some(parent) = parent_of(&node) else { return true };
+        let key = Rc::as_ptr(&node) as usize;
+        if !follows.contains_key(&key) {
+            // Backwards over the children: each learns whether what follows it is fine.
+            let mut fine = true;
+            for child in parent.children.borrow().iter().rev() {
+                follows.insert(Rc::as_ptr(child) as usize, fine);
+                fine = match sibling_kind(child) {
+                    Sibling::EndsSection => true,
+                    Sibling::Entries => fine,
+                    Sibling::Prose => false,
+                };
+            }
+        }
+        if !follows.get(&key).copied().unwrap_or(false) {
+            return false;
+        }
+        if is_section(&parent) {
+            return true;
+        }
+        node = parent;
+    }
+}
+
+/// What a node following a list of entries is to it.
+enum Sibling {
+    /// A heading or a section: what follows it is its own.
+    EndsSection,
+    /// More entries (a list of them, a term with an anchor, a description), or nothing to read.
+    Entries,
+    /// Text that would fall under the last entry's heading.
+    Prose,
+}
+
+fn sibling_kind(node: &Rc<Node>) -> Sibling {
+    match &node.data {
+        NodeData::Element { name, attrs, .. } => match &*name.local {
+            "section" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Sibling::EndsSection,
+            "div" if has_class(&attrs.borrow(), "section") => Sibling::EndsSection,
+            "dd" => Sibling::Entries,
+            "dt" if is_entry(&attrs.borrow()) => Sibling::Entries,
+            "dl" if first_term_is_entry(node) => Sibling::Entries,
+            _ if has_text(node) => Sibling::Prose,
+            _ => Sibling::Entries,
+        },
+        NodeData::Text { .. } if has_text(node) => Sibling::Prose,
+        _ => Sibling::Entries,
+    }
+}
+
+fn is_section(node: &Rc<Node>) -> bool {
+    match &node.data {
+        NodeData::Element { name, attrs, .. } => match &*name.local {
+            "section" | "article" | "main" | "body" | "html" => true,
+            "div" => has_class(&attrs.borrow(), "section"),
+            _ => false,
+        },
+        _ => true,
+    }
+}
+
+fn has_class(attrs: &[html5ever::Attribute], class: &str) -> bool {
+    attrs
+        .iter()
+        .any(|a| &*a.name.local == "class" && a.value.split_ascii_whitespace().any(|c| c == class))
+}
+
+/// Whether a definition list's first term names an entry.
+fn first_term_is_entry(list: &Rc<Node>) -> bool {
+    list.children.borrow().iter().find_map(|child| match &child.data {
+        NodeData::Element { name, attrs, .. } if &*name.local == "dt" => {
+            Some(is_entry(&attrs.borrow()))
+        }
+        _ => None,
+    }) == Some(true)
+}
+
+/// Whether any text that is not white space lies under `node` (iteratively: pages nest up to
+/// [`MAX_DEPTH`], and a decoder thread's stack is not spent on this).
+fn has_text(node: &Rc<Node>) -> bool {
+    let mut stack = vec![Rc::clone(node)];
+    while let Some(next) = stack.pop() {
+        match &next.data {
+            NodeData::Text { contents } if !contents.borrow().trim().is_empty() => return true,
+            NodeData::Element { .. } | NodeData::Document => {
+                stack.extend(next.children.borrow().iter().cloned());
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A node's parent, if it has one (rcdom keeps it as a weak handle in a cell).
+fn parent_of(node: &Rc<Node>) -> Option<Rc<Node>> {
+    let weak = node.parent.take();
+    let parent = weak.as_ref().and_then(std::rc::Weak::upgrade);
+    node.parent.set(weak);
+    parent
 }
 
 /// A `<pre>` is a fenced block whether or not a `<code>` sits in it (htmd fences only
@@ -193,6 +408,58 @@ mod tests {
         assert!(!md.contains('¶') && !md.contains("index"), "{md}");
         assert!(md.contains("[sorted](sort.html)") && md.contains("[key functions](x)"), "{md}");
         assert!(md.contains("- kept"), "{md}");
+    }
+
+    #[test]
+    fn reference_entries_are_headings_below_their_section() {
+        // Sphinx's markup for a module page: a function with two signatures and a field list,
+        // a class with a method, a subsection; then a list that prose follows, and a plain
+        // definition list.
+        let html = r##"<html><body>
+            <section><h2>Caching<a class="headerlink" href="#caching">¶</a></h2>
+            <p>Intro.</p>
+            <span class="target" id="index-0"></span>
+            <dl class="py function">
+            <dt class="sig sig-object py" id="functools.lru_cache">@functools.<span class="sig-name descname">lru_cache</span>(<em>user_function</em>)</dt>
+            <dt class="sig sig-object py">@functools.<span class="sig-name descname">lru_cache</span>(<em>maxsize=128</em>)</dt>
+            <dd><p>Memoizes.</p>
+              <dl class="field-list simple"><dt class="field-odd">Parameters</dt><dd><p>typed</p></dd></dl>
+            </dd></dl>
+            <dl class="py class">
+            <dt class="sig sig-object py" id="m.Matcher"><em class="property">class </em>m.Matcher</dt>
+            <dd><p>Matches.</p>
+              <dl class="py method"><dt class="sig sig-object py" id="m.Matcher.ratio">ratio()</dt>
+              <dd><p>Twice the matches over the total.</p></dd></dl>
+            </dd></dl>
+            <section><h3>Options</h3>
+            <dl class="std option"><dt class="sig sig-object std" id="opt-v">-v</dt><dd>verbose</dd></dl>
+            </section></section>
+            <section><h2>Followed by prose</h2>
+            <dl class="py function"><dt class="sig sig-object py" id="x">x()</dt><dd>Does x.</dd></dl>
+            <p>Not about x.</p></section>
+            <section><h2>Plain</h2><dl><dt>term</dt><dd>a plain definition</dd></dl></section>
+            </body></html>"##;
+        let md = to_markdown(html).expect("converted");
+        let headings: Vec<&str> = md.lines().filter(|l| l.starts_with('#')).collect();
+        assert_eq!(
+            headings,
+            [
+                "## Caching",
+                "### @functools.lru\\_cache(*user\\_function*)",
+                "### *class* m.Matcher",
+                "#### ratio()",
+                "### Options",
+                "#### -v",
+                "## Followed by prose",
+                "## Plain",
+            ],
+            "{md}"
+        );
+        // The second signature, the field list, the entry that prose follows and the plain
+        // term stay lines of text.
+        assert!(md.contains("\n@functools.lru\\_cache(*maxsize=128*)\n"), "{md}");
+        assert!(md.contains("\nParameters\n") && md.contains("\nx()\n"), "{md}");
+        assert!(md.contains("\nterm\n"), "{md}");
     }
 
     #[test]
