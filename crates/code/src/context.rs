@@ -22,6 +22,8 @@ pub struct ParseContext {
     pub(crate) stopped_parses: usize,
     /// Progress checks the current file's parses may still take, all together.
     checks_left: u64,
+    /// Whether the last stopped parse ran out of the file's budget rather than its own.
+    pub(crate) stopped_by_file: bool,
 }
 
 impl std::fmt::Debug for ParseContext {
@@ -46,6 +48,7 @@ impl ParseContext {
             fallback_bytes: 0,
             stopped_parses: 0,
             checks_left: u64::MAX,
+            stopped_by_file: false,
         }
     }
 
@@ -55,6 +58,7 @@ impl ParseContext {
         self.fallback_bytes = 0;
         self.stopped_parses = 0;
         self.checks_left = parse_step_budget(bytes).saturating_mul(FILE_BUDGETS);
+        self.stopped_by_file = false;
     }
 
     fn set_language(&mut self, language: &'static Language) -> bool {
@@ -154,7 +158,8 @@ impl ParseContext {
     /// the parse passes its [step budget](parse_step_budget): then `None`, and the stop is
     /// counted in [`stopped_parses`](Self::stopped_parses).
     fn run(&mut self, text: &str, old: Option<&Tree>, bytes: usize) -> Option<Tree> {
-        let budget = parse_step_budget(bytes).min(self.checks_left);
+        let own = parse_step_budget(bytes);
+        let budget = own.min(self.checks_left);
         let mut checks = 0u64;
         let mut progress = |_: &ParseState| {
             checks += 1;
@@ -171,6 +176,7 @@ impl ParseContext {
             // A stopped parse is kept for resumption; the next one must start afresh.
             self.parser.reset();
             self.stopped_parses += 1;
+            self.stopped_by_file = budget < own;
         }
         tree
     }

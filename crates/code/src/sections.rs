@@ -205,7 +205,7 @@ pub fn atomize_code_in_pieces(
         drop(old);
         let Some(syntax) = syntax else {
             return fallback(if ctx.stopped_parses > 0 {
-                stopped_message(language, end - start)
+                stopped_message(language, end - start, ctx.stopped_by_file)
             } else {
                 format!("the {} parser gave up on this file", language.name)
             });
@@ -288,14 +288,16 @@ pub fn atomize_code_in_pieces(
     tree
 }
 
-/// Why a file fell back when its parse was stopped at its step budget.
-fn stopped_message(language: &Language, bytes: usize) -> String {
-    format!(
-        "the {} parse of {bytes} bytes passed its step budget ({} operations: error recovery \
-         that would not end) and was stopped",
-        language.name,
-        context::parse_step_budget(bytes) * 100,
-    )
+/// Why a file fell back when its parse was stopped at its step budget, or at what was left of
+/// the file's budget after its other parses.
+fn stopped_message(language: &Language, bytes: usize, by_file: bool) -> String {
+    let budget = if by_file {
+        "the file's step budget, which its earlier parses had mostly spent".to_owned()
+    } else {
+        format!("its step budget ({} operations", context::parse_step_budget(bytes) * 100)
+            + ": error recovery that would not end)"
+    };
+    format!("the {} parse of {bytes} bytes passed {budget} and was stopped", language.name)
 }
 
 /// `text` with every CR that no LF follows replaced by an LF; `None` when it has none. CRLF

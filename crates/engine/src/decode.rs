@@ -203,7 +203,9 @@ fn guarded<T: Send>(decode: impl FnOnce() -> T + Send) -> Result<T, String> {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if GUARDED.with(Cell::get) {
+            // `try_with`: a panic while a thread's locals are being torn down must not panic
+            // again in here (that would abort the process).
+            if GUARDED.try_with(Cell::get).unwrap_or(false) {
                 let message = info
                     .payload()
                     .downcast_ref::<&str>()
@@ -215,7 +217,7 @@ fn guarded<T: Send>(decode: impl FnOnce() -> T + Send) -> Result<T, String> {
                 let place = info.location().map_or_else(String::new, |at| {
                     format!(" at {}:{}", crate_relative(at.file()), at.line())
                 });
-                PANIC.with(|p| *p.borrow_mut() = Some(format!("{message}{place}")));
+                let _ = PANIC.try_with(|p| *p.borrow_mut() = Some(format!("{message}{place}")));
             } else {
                 previous(info);
             }
