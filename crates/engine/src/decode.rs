@@ -32,6 +32,9 @@ pub struct Document {
     pub text: String,
     /// Byte offsets in `text` where each page, slide or sheet starts, in order.
     pub locations: Vec<(usize, PageLabel)>,
+    /// What of the document could not be read (a broken page, a chapter too deep to
+    /// convert), one line each: the rest is read, and the file is reported as fallen back.
+    pub notes: Vec<String>,
 }
 
 /// Decoders of document formats, by extension (sorted; a test checks it): the extension, the
@@ -131,6 +134,8 @@ pub struct Decoded {
     pub encoding: Encoding,
     /// For a document: where its pages, slides or sheets start in `text`.
     pub pages: Vec<(usize, PageLabel)>,
+    /// For a document: what of it could not be read (see [`Document::notes`]).
+    pub notes: Vec<String>,
 }
 
 impl Decoded {
@@ -152,9 +157,12 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
         // A decoder is code reading untrusted archives: a panic in it is a skip, not a crash.
         return match guarded(|| decoder(bytes)) {
             Ok(Ok(doc)) if doc.text.trim().is_empty() => Err(Skip::NoText(name)),
-            Ok(Ok(doc)) => {
-                Ok(Decoded { text: doc.text, encoding: *encoding, pages: doc.locations })
-            }
+            Ok(Ok(doc)) => Ok(Decoded {
+                text: doc.text,
+                encoding: *encoding,
+                pages: doc.locations,
+                notes: doc.notes,
+            }),
             Ok(Err(reason)) => Err(Skip::BadDocument(name, reason)),
             Err(panic) => Err(Skip::BadDocument(name, format!("its decoder failed: {panic}"))),
         };
@@ -173,7 +181,9 @@ pub fn decode(rel: &str, bytes: Vec<u8>) -> Result<Decoded, Skip> {
         return Err(if looks_like_utf16(sniff) { Skip::Utf16NoBom } else { Skip::Binary });
     }
     match String::from_utf8(bytes) {
-        Ok(text) => Ok(Decoded { text, encoding: Encoding::Utf8, pages: Vec::new() }),
+        Ok(text) => {
+            Ok(Decoded { text, encoding: Encoding::Utf8, pages: Vec::new(), notes: Vec::new() })
+        }
         Err(err) => Err(Skip::NotUtf8 { offset: err.utf8_error().valid_up_to() }),
     }
 }
@@ -286,7 +296,7 @@ fn utf16_with_bom(bytes: &[u8]) -> Option<Result<Decoded, Skip>> {
     if text.is_empty() {
         return Some(Err(Skip::Empty));
     }
-    Some(Ok(Decoded { text, encoding, pages: Vec::new() }))
+    Some(Ok(Decoded { text, encoding, pages: Vec::new(), notes: Vec::new() }))
 }
 
 /// Text in UTF-16 without a byte-order mark: most of the even or the odd bytes are NUL and

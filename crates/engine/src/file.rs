@@ -146,6 +146,14 @@ pub fn chunk_decoded(
     if !decoded.is_verbatim() {
         result.encoding = Some(decoded.encoding);
     }
+    if !decoded.notes.is_empty() {
+        // Part of the document could not be read: the file says so in its outcome, not only
+        // in a diagnostic, as a file whose parse failed does.
+        if matches!(result.outcome, Outcome::Chunked) {
+            result.outcome = Outcome::Fallback { reason: decoded.notes.join("; ") };
+        }
+        result.diagnostics.splice(0..0, decoded.notes.iter().cloned());
+    }
     if let Some(name) = document {
         result.language = Some(name.to_owned());
         for chunk in &mut result.chunks {
@@ -268,4 +276,34 @@ pub fn dump_atoms(rel: &str, decoded: &Decoded) -> String {
     }
     out.push_str(&tree.root.dump(text));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_decoder_could_not_read_makes_the_file_fallen_back_and_says_so() {
+        let config =
+            cleave_core::ChunkConfig::new(1000, cleave_core::Unit::Chars).expect("a config");
+        let settings = Settings::new(config);
+        let mut ctx = Context::new();
+        let decoded = |notes: Vec<String>| Decoded {
+            text: "# Title\n\nfirst page\n\u{c}\n\nthird page\n".to_owned(),
+            encoding: Encoding::Pdf,
+            pages: Vec::new(),
+            notes,
+        };
+        let whole = chunk_decoded("a.pdf", &decoded(Vec::new()), &settings, &mut ctx);
+        assert!(matches!(whole.outcome, Outcome::Chunked), "{:?}", whole.outcome);
+        let note = "1 of its 3 pages could not be read and are empty in its text view: 2";
+        let part = chunk_decoded("a.pdf", &decoded(vec![note.to_owned()]), &settings, &mut ctx);
+        match &part.outcome {
+            Outcome::Fallback { reason } => assert_eq!(reason, note),
+            other => panic!("fallen back, not {other:?}"),
+        }
+        assert_eq!(part.diagnostics.first().map(String::as_str), Some(note));
+        // What was read is chunked all the same.
+        assert_eq!(part.chunks.len(), whole.chunks.len());
+    }
 }

@@ -205,7 +205,7 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
     }
     // A page break after the last text names no page.
     locations.retain(|(at, _)| *at < out.len() || *at == 0);
-    Document { text: out, locations }
+    Document { text: out, locations, notes: Vec::new() }
 }
 
 fn push_paragraph(out: &mut String, p: &Para) {

@@ -28,13 +28,19 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     let mut written = vec![false; toc.len()];
     let mut out = String::new();
     let mut locations = Vec::new();
+    let mut notes = Vec::new();
     for (n, item) in epub.spine().iter().enumerate() {
         let Some(entry) = item.manifest_entry() else { continue };
         let key = entry.resource().key().value().map(str::to_owned);
-        let xhtml = entry
-            .read_str()
-            .map_err(|e| format!("{}: {e}", key.as_deref().unwrap_or("a spine item")))?;
-        let md = to_markdown(&xhtml)?;
+        // One chapter that cannot be read or converted costs that chapter, not the book.
+        let md = match entry.read_str().map_err(|e| e.to_string()).and_then(|x| to_markdown(&x)) {
+            Ok(md) => md,
+            Err(reason) => {
+                let name = key.as_deref().unwrap_or("a spine item");
+                notes.push(format!("chapter {} ({name}) left out: {reason}", n + 1));
+                continue;
+            }
+        };
         if md.trim().is_empty() {
             continue;
         }
@@ -74,7 +80,10 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         }
         out.push_str(&nest_headings(&md, depth - 1));
     }
-    Ok(Document { text: out, locations })
+    if out.trim().is_empty() && !notes.is_empty() {
+        return Err(notes.join("; "));
+    }
+    Ok(Document { text: out, locations, notes })
 }
 
 fn push_heading(out: &mut String, depth: usize, title: &str) {
@@ -153,6 +162,91 @@ mod tests {
         let err = super::super::ooxml::check_expansion(&bytes, 1 << 19).unwrap_err();
         assert!(err.contains("expands past"), "{err}");
         assert!(super::super::ooxml::check_expansion(&bytes, 2 << 20).is_ok());
+    }
+
+    /// A two-chapter EPUB 3 whose chapters are `first` and `second` (XHTML bodies).
+    fn two_chapters(first: &str, second: &str) -> Vec<u8> {
+        use std::io::Write;
+        let page = |body: &str| {
+            format!(
+                "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\">\
+                 <head><title>t</title></head><body>{body}</body></html>"
+            )
+        };
+        let files = [
+            (
+                "META-INF/container.xml",
+                "<?xml version=\"1.0\"?><container version=\"1.0\" \
+                 xmlns=\"urn:oasis:names:tc:opendocument:xmlns:container\"><rootfiles>\
+                 <rootfile full-path=\"OEBPS/content.opf\" \
+                 media-type=\"application/oebps-package+xml\"/></rootfiles></container>"
+                    .to_owned(),
+            ),
+            (
+                "OEBPS/content.opf",
+                "<?xml version=\"1.0\"?><package xmlns=\"http://www.idpf.org/2007/opf\" \
+                 version=\"3.0\" unique-identifier=\"id\"><metadata \
+                 xmlns:dc=\"http://purl.org/dc/elements/1.1/\"><dc:identifier id=\"id\">x\
+                 </dc:identifier><dc:title>Two</dc:title><dc:language>en</dc:language>\
+                 </metadata><manifest>\
+                 <item id=\"nav\" href=\"nav.xhtml\" media-type=\"application/xhtml+xml\" \
+                 properties=\"nav\"/>\
+                 <item id=\"c1\" href=\"c1.xhtml\" media-type=\"application/xhtml+xml\"/>\
+                 <item id=\"c2\" href=\"c2.xhtml\" media-type=\"application/xhtml+xml\"/>\
+                 </manifest><spine><itemref idref=\"c1\"/><itemref idref=\"c2\"/></spine>\
+                 </package>"
+                    .to_owned(),
+            ),
+            (
+                "OEBPS/nav.xhtml",
+                page(
+                    "<nav xmlns:epub=\"http://www.idpf.org/2007/ops\" epub:type=\"toc\"><ol>\
+                      <li><a href=\"c1.xhtml\">One</a></li><li><a href=\"c2.xhtml\">Two</a>\
+                      </li></ol></nav>",
+                ),
+            ),
+            ("OEBPS/c1.xhtml", page(first)),
+            ("OEBPS/c2.xhtml", page(second)),
+        ];
+        let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        let stored = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        zip.start_file("mimetype", stored).expect("starts");
+        zip.write_all(b"application/epub+zip").expect("writes");
+        for (name, body) in files {
+            zip.start_file(name, stored).expect("starts");
+            zip.write_all(body.as_bytes()).expect("writes");
+        }
+        zip.finish().expect("finishes").into_inner()
+    }
+
+    #[test]
+    fn a_chapter_that_cannot_be_converted_costs_that_chapter_not_the_book() {
+        let deep = format!("{}too deep{}", "<div>".repeat(1_100), "</div>".repeat(1_100));
+        let run = move || {
+            let book = two_chapters(&deep, "<h1>Two</h1><p>secondmark</p>");
+            let doc = decode(book).expect("the book is read");
+            assert!(
+                doc.text.contains("secondmark") && !doc.text.contains("too deep"),
+                "{}",
+                doc.text
+            );
+            assert_eq!(doc.notes.len(), 1, "{:?}", doc.notes);
+            assert!(doc.notes[0].starts_with("chapter 1 ("), "{:?}", doc.notes);
+            assert!(doc.notes[0].contains("too deep to convert"), "{:?}", doc.notes);
+            // Every chapter lost: the book has no text view, and the reason says why.
+            let err = decode(two_chapters(&deep, &deep)).err().expect("nothing to read");
+            assert!(err.contains("chapter 2 (") && err.contains("too deep"), "{err}");
+            // A sound book has no notes.
+            let sound = decode(two_chapters("<p>a</p>", "<p>b</p>")).expect("read");
+            assert!(sound.notes.is_empty(), "{:?}", sound.notes);
+        };
+        // On a thread with a worker's stack, as the engine runs decoders.
+        let worker = std::thread::Builder::new()
+            .stack_size(crate::WORKER_STACK_BYTES)
+            .spawn(run)
+            .expect("a thread");
+        worker.join().expect("the test passes");
     }
 
     #[test]

@@ -63,7 +63,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     };
     let text = to_markdown(&html)?;
-    Ok(Document { text, locations: Vec::<(usize, PageLabel)>::new() })
+    Ok(Document { text, locations: Vec::<(usize, PageLabel)>::new(), notes: Vec::new() })
 }
 
 /// Element nesting past which a page is not converted. htmd walks the element tree

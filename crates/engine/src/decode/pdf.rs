@@ -31,7 +31,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     let headings = outline_by_page(&doc, n_pages);
     let mut out = String::new();
     let mut locations = Vec::with_capacity(n_pages);
-    let mut failed = 0usize;
+    let mut failed = Vec::new();
     for page in 0..n_pages {
         if page > 0 {
             // The form feed ends the page before; the blank line after it ends its last
@@ -47,8 +47,8 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             Ok(raw) => raw,
             Err(_) => {
                 // A broken page (a truncated content stream) leaves its page empty; the
-                // others are still read.
-                failed += 1;
+                // others are still read, and the file says which pages it lost.
+                failed.push(page + 1);
                 continue;
             }
         };
@@ -59,10 +59,39 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             out.push('\n');
         }
     }
-    if failed == n_pages && n_pages > 0 {
+    if failed.len() == n_pages && n_pages > 0 {
         return Err(format!("none of its {n_pages} pages could be read"));
     }
-    Ok(Document { text: out, locations })
+    let notes = if failed.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!(
+            "{} of its {n_pages} pages could not be read and are empty in its text view: {}",
+            failed.len(),
+            page_list(&failed)
+        )]
+    };
+    Ok(Document { text: out, locations, notes })
+}
+
+/// Page numbers as a short list: `3, 7-9, 12`, the first 20 runs and a count of the rest.
+fn page_list(pages: &[usize]) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &p in pages {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == p => *end = p,
+            _ => runs.push((p, p)),
+        }
+    }
+    let mut out: Vec<String> = runs
+        .iter()
+        .take(20)
+        .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .collect();
+    if runs.len() > 20 {
+        out.push(format!("and {} more", runs.len() - 20));
+    }
+    out.join(", ")
 }
 
 /// The outline's titles by the page (0-based) they point to, each with its depth (1-based).
@@ -488,6 +517,14 @@ fn letters_of(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lost_pages_are_listed_as_runs() {
+        assert_eq!(page_list(&[2]), "2");
+        assert_eq!(page_list(&[1, 2, 3, 7, 9, 10]), "1-3, 7, 9-10");
+        let many: Vec<usize> = (1..=50).map(|p| p * 2).collect();
+        assert!(page_list(&many).ends_with("40, and 30 more"), "{}", page_list(&many));
+    }
 
     #[test]
     fn ligatures_fold_and_markdown_starts_are_escaped() {

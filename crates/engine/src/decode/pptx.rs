@@ -61,7 +61,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             }
         }
     }
-    Ok(Document { text: out, locations })
+    Ok(Document { text: out, locations, notes: Vec::new() })
 }
 
 /// The relationship ids of the slides, in presentation order.

@@ -32,7 +32,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             push_table(&mut out, &rows);
         }
     }
-    Ok(Document { text: out, locations })
+    Ok(Document { text: out, locations, notes: Vec::new() })
 }
 
 /// (name, relationship id) of every sheet, in workbook order.
