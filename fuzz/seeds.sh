@@ -102,6 +102,7 @@ seed documents encrypted.pdf "$TOKENS" '\x00' "$fx/broken-documents/encrypted.pd
 seed documents image-only.pdf "$CHARS" '\x00' "$fx/broken-documents/image-only.pdf"
 seed documents book.epub "$TOKENS" '\x01' "$fx/documents/book.epub"
 seed documents page.html "$CHARS" '\x02' "$fx/documents/page.html"
+seed documents reference.html "$TOKENS" '\x02' "$fx/documents/reference.html"
 seed documents report.docx "$TOKENS" '\x03' "$fx/documents/report.docx"
 seed documents deck.pptx "$CHARS" '\x04' "$fx/documents/deck.pptx"
 seed documents book.xlsx "$TOKENS" '\x05' "$fx/documents/book.xlsx"

@@ -281,6 +281,33 @@ fn epub_chapters_follow_the_spine_and_the_table_of_contents() {
 }
 
 #[test]
+fn a_reference_page_has_its_entries_as_sections() {
+    // Sphinx's markup: a function with two signatures, a class with two methods, and, in a
+    // subsection, an entry that prose follows.
+    let chunks = records("reference.html", 160, "chars");
+    let tags = tags(&chunks);
+    let tag_of = |mark: &str| -> String {
+        let at = chunks.iter().position(|c| c.text.contains(mark));
+        tags[at.unwrap_or_else(|| panic!("{mark}: {tags:?}"))].clone()
+    };
+    assert!(
+        tag_of("pushmark")
+            .contains("§ringbuf — fixed-size queues > class ringbuf.Ring > push(item)"),
+        "{tags:?}"
+    );
+    assert!(tag_of("Return a new ring").contains("> ringbuf.make(capacity)"), "{tags:?}");
+    // Prose after a list of entries would fall under its last entry: that list stays text.
+    assert!(tag_of("notesmark").contains("§ringbuf — fixed-size queues > Notes |"), "{tags:?}");
+    assert!(!tags.iter().any(|t| t.contains("> ringbuf.DEFAULT")), "{tags:?}");
+    let text: String = chunks.iter().map(|c| c.text.as_str()).collect();
+    assert!(text.contains("\n## *class* ringbuf.Ring\n"), "{text}");
+    assert!(text.contains("\n### push(*item*)\n"), "{text}");
+    // The second signature is a line under the first, the field list stays a list of text.
+    assert!(text.contains("\nringbuf.make(*capacity*, *items*)\n"), "{text}");
+    assert!(text.contains("\nParameters\n"), "{text}");
+}
+
+#[test]
 fn html_is_read_as_markdown_with_its_headings_as_sections() {
     let chunks = records("page.html", 120, "chars");
     assert!(chunks.iter().all(|c| c.language == "html"));
