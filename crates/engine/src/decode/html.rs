@@ -167,6 +167,7 @@ struct EntryWalk {
 fn entries_as_headings(builder: htmd::HtmlToMarkdownBuilder) -> htmd::HtmlToMarkdownBuilder {
     let walk = Arc::new(EntryWalk::default());
     let at_heading = Arc::clone(&walk);
+    let at_section = Arc::clone(&walk);
     let at_list = Arc::clone(&walk);
     let at_term = Arc::clone(&walk);
     let at_description = walk;
@@ -178,6 +179,20 @@ fn entries_as_headings(builder: htmd::HtmlToMarkdownBuilder) -> htmd::HtmlToMark
                 at_heading.level.store(level, Ordering::Relaxed);
                 at_heading.signatures.store(false, Ordering::Relaxed);
                 handlers.fallback(element)
+            },
+        )
+        .add_handler(
+            vec!["section", "div"],
+            move |handlers: &dyn htmd::element_handler::Handlers, element: htmd::Element| {
+                // When a section ends, the level is its parent's again: entries after a
+                // subsection are the parent's, one level below its heading.
+                if element.tag == "div" && !has_class(element.attrs, "section") {
+                    return handlers.fallback(element);
+                }
+                let outer = at_section.level.load(Ordering::Relaxed);
+                let converted = handlers.fallback(element);
+                at_section.level.store(outer, Ordering::Relaxed);
+                converted
             },
         )
         .add_handler(
@@ -433,7 +448,9 @@ mod tests {
             </dd></dl>
             <section><h3>Options</h3>
             <dl class="std option"><dt class="sig sig-object std" id="opt-v">-v</dt><dd>verbose</dd></dl>
-            </section></section>
+            </section>
+            <dl class="py function"><dt class="sig sig-object py" id="later">later()</dt><dd>After.</dd></dl>
+            </section>
             <section><h2>Followed by prose</h2>
             <dl class="py function"><dt class="sig sig-object py" id="x">x()</dt><dd>Does x.</dd></dl>
             <p>Not about x.</p></section>
@@ -450,6 +467,8 @@ mod tests {
                 "#### ratio()",
                 "### Options",
                 "#### -v",
+                // After the subsection, an entry of Caching again, not of Options.
+                "### later()",
                 "## Followed by prose",
                 "## Plain",
             ],
