@@ -113,19 +113,27 @@ const PERMALINK_CLASSES: &[&str] =
 const NAVIGABLE: &[&str] = &["div", "section", "aside", "ul", "ol", "form"];
 
 /// The value of an element's attribute.
-fn attribute<'e>(element: &'e htmd::Element, name: &str) -> Option<&'e str> {
-    element.attrs.iter().find(|a| &*a.name.local == name).map(|a| &*a.value)
+fn attribute<'a>(attrs: &'a [html5ever::Attribute], name: &str) -> Option<&'a str> {
+    attrs.iter().find(|a| &*a.name.local == name).map(|a| &*a.value)
+}
+
+/// The classes of an element (its `class` attribute, split at white space).
+fn classes(attrs: &[html5ever::Attribute]) -> impl Iterator<Item = &str> {
+    attribute(attrs, "class").unwrap_or_default().split_ascii_whitespace()
+}
+
+fn has_class(attrs: &[html5ever::Attribute], class: &str) -> bool {
+    classes(attrs).any(|c| c == class)
 }
 
 /// A heading's permalink anchor (`<a class="headerlink">¶</a>`).
 fn is_permalink(element: &htmd::Element) -> bool {
-    let class = attribute(element, "class").unwrap_or_default();
-    class.split_ascii_whitespace().any(|c| PERMALINK_CLASSES.contains(&c))
+    classes(element.attrs).any(|c| PERMALINK_CLASSES.contains(&c))
 }
 
 /// An element whose `role` is navigation or search, left out as `<nav>` is.
 fn is_navigation(element: &htmd::Element) -> bool {
-    matches!(attribute(element, "role"), Some("navigation" | "search"))
+    matches!(attribute(element.attrs, "role"), Some("navigation" | "search"))
 }
 
 /// Leaves out an element that `drop` picks; converts any other as usual.
@@ -186,7 +194,7 @@ fn entries_as_headings(builder: htmd::HtmlToMarkdownBuilder) -> htmd::HtmlToMark
             move |handlers: &dyn htmd::element_handler::Handlers, element: htmd::Element| {
                 // When a section ends, the level is its parent's again: entries after a
                 // subsection are the parent's, one level below its heading.
-                if element.tag == "div" && !has_class(element.attrs, "section") {
+                if !is_sectioning(element.tag, element.attrs) {
                     return handlers.fallback(element);
                 }
                 let outer = at_section.level.load(Ordering::Relaxed);
@@ -247,9 +255,7 @@ fn entries_as_headings(builder: htmd::HtmlToMarkdownBuilder) -> htmd::HtmlToMark
 /// A definition term that names an entry of a reference: it has an anchor, or Sphinx's
 /// signature class (a second signature of one entry has only the class).
 fn is_entry(attrs: &[html5ever::Attribute]) -> bool {
-    let value = |name: &str| attrs.iter().find(|a| &*a.name.local == name).map(|a| &*a.value);
-    value("id").is_some_and(|id| !id.is_empty())
-        || value("class").is_some_and(|class| class.split_ascii_whitespace().any(|c| c == "sig"))
+    attribute(attrs, "id").is_some_and(|id| !id.is_empty()) || has_class(attrs, "sig")
 }
 
 /// Whether, from `node` to the end of the section it sits in, only further entries, new
@@ -298,8 +304,8 @@ enum Sibling {
 fn sibling_kind(node: &Rc<Node>) -> Sibling {
     match &node.data {
         NodeData::Element { name, attrs, .. } => match &*name.local {
-            "section" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Sibling::EndsSection,
-            "div" if has_class(&attrs.borrow(), "section") => Sibling::EndsSection,
+            "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => Sibling::EndsSection,
+            tag if is_sectioning(tag, &attrs.borrow()) => Sibling::EndsSection,
             "dd" => Sibling::Entries,
             "dt" if is_entry(&attrs.borrow()) => Sibling::Entries,
             "dl" if first_term_is_entry(node) => Sibling::Entries,
@@ -313,19 +319,17 @@ fn sibling_kind(node: &Rc<Node>) -> Sibling {
 
 fn is_section(node: &Rc<Node>) -> bool {
     match &node.data {
-        NodeData::Element { name, attrs, .. } => match &*name.local {
-            "section" | "article" | "main" | "body" | "html" => true,
-            "div" => has_class(&attrs.borrow(), "section"),
-            _ => false,
-        },
+        NodeData::Element { name, attrs, .. } => {
+            matches!(&*name.local, "article" | "main" | "body" | "html")
+                || is_sectioning(&name.local, &attrs.borrow())
+        }
         _ => true,
     }
 }
 
-fn has_class(attrs: &[html5ever::Attribute], class: &str) -> bool {
-    attrs
-        .iter()
-        .any(|a| &*a.name.local == "class" && a.value.split_ascii_whitespace().any(|c| c == class))
+/// A section of the page: `<section>`, or Sphinx's older `<div class="section">`.
+fn is_sectioning(tag: &str, attrs: &[html5ever::Attribute]) -> bool {
+    tag == "section" || tag == "div" && has_class(attrs, "section")
 }
 
 /// Whether a definition list's first term names an entry.
