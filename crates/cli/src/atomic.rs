@@ -56,6 +56,16 @@ fn register(path: &Path) {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_owned());
 }
 
+/// Registers `path` for removal on a signal before it is created, and holds off the handler
+/// until the guard drops: a temporary is created either under the guard, and then removed by
+/// the handler, or never (the handler came first). Without it, a signal between creating the
+/// temporary and registering it would leave it behind.
+fn claim(path: &Path) -> Result<RwLockReadGuard<'static, ()>> {
+    let guard = write_guard()?;
+    register(path);
+    Ok(guard)
+}
+
 fn unregister(path: &Path) {
     PENDING.lock().unwrap_or_else(PoisonError::into_inner).retain(|p| p != path);
 }
@@ -89,7 +99,7 @@ fn commit_guard() -> Result<std::sync::MutexGuard<'static, ()>> {
 
 fn remove_any(path: &Path) {
     // Workers may still be adding chunk files to a folder being removed: try a few times.
-    for _ in 0..3 {
+    for _ in 0..8 {
         let res = match fs::symlink_metadata(path) {
             Ok(m) if m.is_dir() => fs::remove_dir_all(path),
             Ok(_) => fs::remove_file(path),
@@ -175,8 +185,15 @@ impl AtomicFile {
         let (parent, name) = split(target)?;
         clean_stale(&parent, &name);
         let tmp = parent.join(temp_name(&name, "tmp", std::process::id()));
-        let file = create_new(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
-        register(&tmp);
+        let claimed = claim(&tmp)?;
+        let file = match create_new(&tmp) {
+            Ok(file) => file,
+            Err(err) => {
+                unregister(&tmp);
+                return Err(err).with_context(|| format!("{}: cannot create", tmp.display()));
+            }
+        };
+        drop(claimed);
         lock(&file);
         // Before a byte is written: a private output stays private.
         keep_permissions(&tmp, target);
@@ -259,11 +276,15 @@ impl StagedDir {
             .with_context(|| format!("{}: cannot create", parent.display()))?;
         clean_stale(&parent, &name);
         let tmp = parent.join(temp_name(&name, "tmp", std::process::id()));
+        let claimed = claim(&tmp)?;
         if fs::symlink_metadata(&tmp).is_ok() {
             remove_any(&tmp);
         }
-        fs::create_dir(&tmp).with_context(|| format!("{}: cannot create", tmp.display()))?;
-        register(&tmp);
+        if let Err(err) = fs::create_dir(&tmp) {
+            unregister(&tmp);
+            return Err(err).with_context(|| format!("{}: cannot create", tmp.display()));
+        }
+        drop(claimed);
         let handle = File::open(&tmp).ok();
         if let Some(h) = &handle {
             lock(h);
@@ -286,7 +307,7 @@ impl StagedDir {
         if fs::symlink_metadata(&self.target).is_err() {
             fs::rename(&self.tmp, &self.target).with_context(place)?;
         } else if exchange(&self.tmp, &self.target).is_ok() {
-            // The temporary name now holds the old output, removed below (or by the handler).
+            // The temporary name now holds the old output, removed below.
         } else {
             let old = self.parent.join(temp_name(&self.name, "old", std::process::id()));
             fs::rename(&self.target, &old).with_context(place)?;
@@ -295,15 +316,16 @@ impl StagedDir {
                 let _ = fs::rename(&old, &self.target);
                 return Err(err).with_context(place);
             }
-            // Removing the old output is now the handler's job if a signal comes.
             unregister(&self.tmp);
-            register(&old);
             self.tmp = old;
         }
         self.committed = true;
-        drop(guard);
+        // The old output goes before the handler may run: it and this thread removing one
+        // folder at once would each find entries gone under them, and the handler exits the
+        // process when its own attempts end, which could leave the folder half removed.
         remove_any(&self.tmp);
         unregister(&self.tmp);
+        drop(guard);
         Ok(())
     }
 }
@@ -311,6 +333,10 @@ impl StagedDir {
 impl Drop for StagedDir {
     fn drop(&mut self) {
         if !self.committed {
+            // A run that fails because a signal came drops its folder while the handler
+            // removes it too: one at a time, or each finds entries gone under it and the
+            // handler may exit with the folder half removed.
+            let _cleaning = CLEANING.lock().unwrap_or_else(PoisonError::into_inner);
             remove_any(&self.tmp);
             unregister(&self.tmp);
         }
