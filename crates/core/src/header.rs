@@ -72,9 +72,7 @@ pub(crate) fn render(
         // A signature keeps its lines (a table's header and delimiter rows, a long parameter
         // list), each as a comment line.
         let before = header.len();
-        for l in sig.lines().map(str::trim).filter(|l| !l.is_empty()) {
-            push_line(&mut header, style, l);
-        }
+        push_signature(&mut header, style, sig);
         if !fits(&header) {
             header.truncate(before);
         }
@@ -82,6 +80,13 @@ pub(crate) fn render(
 
     add_context(&mut header, facts.context, facts.context_share, style, sizer, cap);
     header
+}
+
+/// Appends a signature's lines to a header, each as a comment line.
+pub(crate) fn push_signature(out: &mut String, style: &CommentStyle, sig: &str) {
+    for l in sig.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        push_line(out, style, l);
+    }
 }
 
 /// The scope lines a header may carry, most complete first: the whole chain, then without its

@@ -18,6 +18,7 @@
 //!    merge across their seams, and a header may come out longer than reserved. A chunk over
 //!    the budget is cut shorter, or its single piece is opened further, until all fit.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -144,6 +145,8 @@ struct Packer<'s, 't> {
     tails: Map<u32, (String, usize)>,
     /// [`Self::located_header`] per scope, filled lazily.
     located: Map<u32, usize>,
+    /// The size of each labelled atom's signature lines alone, filled lazily.
+    signature_sizes: RefCell<Map<*const Atom, usize>>,
     /// The configured header cap.
     full_cap: usize,
     /// Exact sizes of ranges of the source.
@@ -170,6 +173,7 @@ impl<'s, 't> Packer<'s, 't> {
             reserved: Map::default(),
             tails: Map::default(),
             located: Map::default(),
+            signature_sizes: RefCell::default(),
             full_cap: config.header_cap(),
             ranges: RangeSizes::new(source.text(), source.line_starts(), sizer),
         };
@@ -266,7 +270,10 @@ impl<'s, 't> Packer<'s, 't> {
             .collect();
         let inner = self.innermost_labelled(scope);
         let label = inner.and_then(|a| a.label.as_deref());
-        let signature = label.and_then(|l| l.signature.as_deref()).filter(|_| with_signature);
+        let signature = label
+            .and_then(|l| l.signature.as_deref())
+            .filter(|_| with_signature)
+            .filter(|sig| inner.is_some_and(|atom| self.signature_size(atom, sig) <= cap));
         let part = match (part, label) {
             (Some((k, n)), Some(l)) => Some((k, n, l.label.as_str())),
             _ => None,
@@ -280,6 +287,22 @@ impl<'s, 't> Packer<'s, 't> {
             context_share: self.context_share(),
         };
         header::render(&facts, &self.tree.comment, self.sizer, cap)
+    }
+
+    /// The size of `atom`'s signature lines alone, counted once per atom. A signature that
+    /// alone outgrows a header's cap is left out of it without counting the header with it:
+    /// a table's head row of kilobytes, repeated in the header of each of its parts, was
+    /// counted again for every candidate header of every part.
+    fn signature_size(&self, atom: &Atom, sig: &str) -> usize {
+        let key = atom as *const Atom;
+        if let Some(&size) = self.signature_sizes.borrow().get(&key) {
+            return size;
+        }
+        let mut lines = String::with_capacity(sig.len() + 64);
+        header::push_signature(&mut lines, &self.tree.comment, sig);
+        let size = self.sizer.size(&lines);
+        self.signature_sizes.borrow_mut().insert(key, size);
+        size
     }
 
     /// Most units context lines may add to a header: about 4 % of the budget, a sixth of the
