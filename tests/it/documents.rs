@@ -126,6 +126,43 @@ fn an_out_folder_holds_each_decoded_text_view() {
             (c["byte_start"].as_u64().unwrap() as usize, c["byte_end"].as_u64().unwrap() as usize);
         assert!(body.ends_with(&view[start..end]), "{c}");
     }
+    // verify reads the folder: its records from the manifest and chunk files, and the views.
+    let verify = || {
+        let res = cleave()
+            .args(["verify", out.to_str().unwrap(), "--root", dir.to_str().unwrap()])
+            .args(["--budget", "300"])
+            .output()
+            .unwrap();
+        (res.status.code(), String::from_utf8_lossy(&res.stdout).into_owned())
+    };
+    assert_eq!(verify(), (Some(0), String::new()));
+    let chunks = manifest["chunks"].as_array().unwrap();
+    let entry = |ext: &str| {
+        chunks.iter().find(|c| c["path"].as_str().unwrap().ends_with(ext)).expect(ext).clone()
+    };
+    let (pptx, docx, html) = (entry(".pptx"), entry(".docx"), entry(".html"));
+    let view = out.join(pptx["view"].as_str().unwrap());
+    fs::write(&view, fs::read_to_string(&view).unwrap() + "more").unwrap();
+    let body = out.join(docx["file"].as_str().unwrap());
+    let mut text = fs::read_to_string(&body).unwrap();
+    let at = text.rfind('e').expect("an e in the body");
+    text.replace_range(at..at + 1, "E");
+    fs::write(&body, text).unwrap();
+    fs::remove_file(out.join(html["file"].as_str().unwrap())).unwrap();
+    let (code, problems) = verify();
+    assert_eq!(code, Some(1), "{problems}");
+    for (what, said) in [
+        (&pptx, "is not the file's"),
+        (&docx, "body differs from the file slice"),
+        (&html, "chunk file missing"),
+    ] {
+        let named = problems.lines().any(|l| {
+            l.contains(said)
+                && (l.contains(what["path"].as_str().unwrap())
+                    || l.contains(what["file"].as_str().unwrap()))
+        });
+        assert!(named, "{said}: {problems}");
+    }
     // The folder is cleave's own, views included: a second run replaces it.
     let (_, err, code) = run(&[dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]);
     assert_eq!(code, 0, "{err}");

@@ -53,7 +53,8 @@ pub enum Command {
 /// Arguments of `cleave verify`.
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
-    /// The JSON Lines file (`-` for stdin), or a folder written by `cleave pack --out`.
+    /// The JSON Lines file (`-` for stdin), or a folder written by `cleave chunk --out` or
+    /// `cleave pack --out`.
     pub jsonl: PathBuf,
     /// The PATH given to `cleave chunk` or `cleave pack` (a file or the walked folder).
     #[arg(long)]

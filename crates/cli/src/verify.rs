@@ -6,6 +6,10 @@
 //! every file with text has records, and each file's records pass `check_chunks` (slices,
 //! tiling, budget, lines, ids).
 //!
+//! Given a folder written by `cleave chunk --out`, it reads the same records from its manifest
+//! and chunk files (header and body of each), and checks as well that the text view written
+//! beside a decoded file's chunks is the one it re-derives.
+//!
 //! Given a folder written by `cleave pack --out`, it checks the packs instead: every pack file
 //! the manifest lists is within the budget (measured whole), every member's body in its pack
 //! file is its file's slice, and the member bodies of each file, in pack order, tile it: every
@@ -25,24 +29,33 @@ use crate::term;
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
-    if args.jsonl.is_dir() {
-        return run_packs(args);
-    }
-    let config = args.size.config()?;
-    let reader: Box<dyn BufRead> = if args.jsonl == Path::new("-") {
-        Box::new(BufReader::new(std::io::stdin()))
+    let (records, views) = if args.jsonl.is_dir() {
+        let manifest_path = args.jsonl.join("manifest.json");
+        let bytes = std::fs::read(&manifest_path)
+            .with_context(|| format!("{}: cannot read", manifest_path.display()))?;
+        let manifest: serde_json::Value = serde_json::from_slice(&bytes)
+            .with_context(|| format!("{}: not JSON", manifest_path.display()))?;
+        if manifest.get("packs").is_some() {
+            return run_packs(args);
+        }
+        folder_records(&args.jsonl, manifest).with_context(|| {
+            format!("{}: not a chunk folder's manifest", manifest_path.display())
+        })?
     } else {
-        let file = std::fs::File::open(&args.jsonl)
-            .with_context(|| format!("{}: cannot open", args.jsonl.display()))?;
-        Box::new(BufReader::new(file))
+        (jsonl_records(args)?, BTreeMap::new())
     };
+    let config = args.size.config()?;
     let mut problems = Vec::new();
     let mut files: BTreeMap<String, Vec<Chunk>> = BTreeMap::new();
     let mut last_path = String::new();
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{}: cannot read", args.jsonl.display()))?;
-        let chunk: Chunk = serde_json::from_str(&line)
-            .with_context(|| format!("line {}: not a chunk record", n + 1))?;
+    for record in records {
+        let chunk = match record {
+            Ok(chunk) => chunk,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
+        };
         if chunk.path != last_path {
             if chunk.path < last_path || files.contains_key(&chunk.path) {
                 problems.push(format!("{}: records out of path order", chunk.path));
@@ -55,7 +68,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         problems.push("no records at all (--allow-empty accepts that)".to_owned());
     }
 
-    // The JSON Lines file itself is no input, wherever it lies.
+    // The JSON Lines file or the output folder itself is no input, wherever it lies.
     let exclude = std::fs::canonicalize(&args.jsonl).into_iter().collect();
     let walked = walk(&args.root, &args.walk.options(1, exclude))
         .with_context(|| format!("{}", args.root.display()))?;
@@ -90,6 +103,11 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
             ));
             continue;
         };
+        if let Some(view) = views.get(&input.rel)
+            && std::fs::read(args.jsonl.join(view)).ok().as_deref() != Some(text.as_bytes())
+        {
+            problems.push(format!("{}: its text view {view} is not the file's", input.rel));
+        }
         let source = Source::new(&input.rel, &text);
         problems.extend(
             check_chunks(&source, &chunks, &config)
@@ -119,6 +137,95 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         if n_chunks == 0 { 0.0 } else { crumbs as f64 * 100.0 / n_chunks as f64 }
     ));
     Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A record, or what is wrong with the entry that should have been one.
+type Record = Result<Chunk, String>;
+
+/// The records of a JSON Lines file (or stdin), in order.
+fn jsonl_records(args: &VerifyArgs) -> Result<Vec<Record>> {
+    let reader: Box<dyn BufRead> = if args.jsonl == Path::new("-") {
+        Box::new(BufReader::new(std::io::stdin()))
+    } else {
+        let file = std::fs::File::open(&args.jsonl)
+            .with_context(|| format!("{}: cannot open", args.jsonl.display()))?;
+        Box::new(BufReader::new(file))
+    };
+    let mut records = Vec::new();
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{}: cannot read", args.jsonl.display()))?;
+        let chunk: Chunk = serde_json::from_str(&line)
+            .with_context(|| format!("line {}: not a chunk record", n + 1))?;
+        records.push(Ok(chunk));
+    }
+    Ok(records)
+}
+
+/// The records of a folder written by `cleave chunk --out`: each manifest entry with its
+/// chunk file's text as header and body (the body is the file's last `byte_end - byte_start`
+/// bytes; a format without comments keeps its header in the entry), and the text view file
+/// of each decoded input.
+fn folder_records(
+    dir: &Path,
+    mut manifest: serde_json::Value,
+) -> Result<(Vec<Record>, BTreeMap<String, String>)> {
+    let entries = match manifest.get_mut("chunks").map(serde_json::Value::take) {
+        Some(serde_json::Value::Array(entries)) => entries,
+        _ => anyhow::bail!("it lists no chunks"),
+    };
+    let mut records = Vec::with_capacity(entries.len());
+    let mut views = BTreeMap::new();
+    for mut entry in entries {
+        let field = |entry: &serde_json::Value, name: &str| {
+            entry.get(name).and_then(serde_json::Value::as_str).map(str::to_owned)
+        };
+        let (Some(file), Some(path)) = (field(&entry, "file"), field(&entry, "path")) else {
+            records.push(Err("a manifest entry names no chunk file or path".to_owned()));
+            continue;
+        };
+        let inside = |rel: &str| {
+            Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)))
+        };
+        if let Some(view) = field(&entry, "view") {
+            if inside(&view) {
+                views.insert(path.clone(), view);
+            } else {
+                records.push(Err(format!("{path}: view {view} outside the folder")));
+            }
+        }
+        let bytes = if inside(&file) { std::fs::read(dir.join(&file)).ok() } else { None };
+        let Some(bytes) = bytes else {
+            records
+                .push(Err(format!("{file}: chunk file missing, unreadable or outside the folder")));
+            continue;
+        };
+        let range = |name: &str| entry.get(name).and_then(serde_json::Value::as_u64);
+        let body_len = match (range("byte_start"), range("byte_end")) {
+            (Some(start), Some(end)) if end >= start => (end - start) as usize,
+            _ => {
+                records.push(Err(format!("{file}: no byte range")));
+                continue;
+            }
+        };
+        let listed_header = field(&entry, "header");
+        let cut = if listed_header.is_some() { 0 } else { bytes.len().saturating_sub(body_len) };
+        let (Ok(header), Ok(text)) =
+            (std::str::from_utf8(&bytes[..cut]), std::str::from_utf8(&bytes[cut..]))
+        else {
+            records.push(Err(format!("{file}: not UTF-8 where its header and body meet")));
+            continue;
+        };
+        let header = listed_header.unwrap_or_else(|| header.to_owned());
+        if let Some(fields) = entry.as_object_mut() {
+            fields.insert("header".to_owned(), header.into());
+            fields.insert("text".to_owned(), text.into());
+        }
+        records.push(
+            serde_json::from_value::<Chunk>(entry)
+                .map_err(|e| format!("{file}: its manifest entry is no chunk record: {e}")),
+        );
+    }
+    Ok((records, views))
 }
 
 /// The text view of every walked file, or the reason it has none, in path order.
