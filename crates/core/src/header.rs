@@ -35,7 +35,7 @@ pub(crate) fn render(
     if cap == 0 {
         return String::new();
     }
-    let fits = |s: &str| sizer.size(s) <= cap;
+    let fits = |s: &str| !sizer.exceeds(s, cap);
     let lines = ScopeLines::new(facts);
 
     // Path and the longest scope line that fits with it: the header proper. Candidates are

@@ -126,22 +126,23 @@ fn piece_end(t: &[u8], p: usize, o200k: bool) -> usize {
 }
 
 /// Calls `f` with each pre-token of ASCII `text`.
-pub(crate) fn ascii_pieces<'t>(text: &'t str, o200k: bool, mut f: impl FnMut(&'t str)) {
+pub(crate) fn ascii_pieces(text: &str, o200k: bool) -> impl Iterator<Item = &str> {
     debug_assert!(text.is_ascii());
     let t = text.as_bytes();
     let mut p = 0;
-    while p < t.len() {
-        let e = piece_end(t, p, o200k);
-        f(&text[p..e]);
-        p = e;
-    }
+    std::iter::from_fn(move || {
+        (p < t.len()).then(|| {
+            let e = piece_end(t, p, o200k);
+            let piece = &text[p..e];
+            p = e;
+            piece
+        })
+    })
 }
 
 #[cfg(test)]
 fn ours(text: &str, o200k: bool) -> Vec<&str> {
-    let mut out = Vec::new();
-    ascii_pieces(text, o200k, |p| out.push(p));
-    out
+    ascii_pieces(text, o200k).collect()
 }
 
 #[cfg(test)]

@@ -28,6 +28,13 @@ pub trait ChunkSizer: Send + Sync {
     /// The name of the unit in reports and configurations: `chars`, `tokens:o200k`, `hf:PATH`.
     fn name(&self) -> String;
 
+    /// Whether `size(text) > cap`. A sizer that can tell without measuring all of a long text
+    /// says so here: the packer asks this of every candidate header, and a header can repeat
+    /// kilobytes (a table's head row, a heading of garbage) where the cap is a few dozen units.
+    fn exceeds(&self, text: &str, cap: usize) -> bool {
+        self.size(text) > cap
+    }
+
     /// Whether `size(a + b) == size(a) + size(b)` for all `a`, `b`.
     fn is_additive(&self) -> bool {
         false
@@ -216,11 +223,11 @@ thread_local! {
     };
 }
 
-impl ChunkSizer for Tokens {
-    /// The same count as `bpe_openai::Tokenizer::count` (the sum of the counts of the text's
-    /// pre-tokens; the OpenAI vocabularies need no normalisation), with pre-token counts cached
-    /// and ASCII text pre-tokenized without a regex.
-    fn size(&self, text: &str) -> usize {
+impl Tokens {
+    /// The token count of `text`, or of a prefix of its pre-tokens once that is past `limit`:
+    /// the count is the sum of the pre-tokens' counts, so a partial sum past the limit proves
+    /// the whole is.
+    fn count_upto(&self, text: &str, limit: usize) -> usize {
         if text.is_empty() {
             return 0;
         }
@@ -243,14 +250,41 @@ impl ChunkSizer for Tokens {
                 n
             };
             let mut total = 0;
+            let mut add = |piece: &str| {
+                total += count(piece);
+                total <= limit
+            };
             if text.is_ascii() {
-                ascii_pieces(text, self.0 == Tokenizer::O200k, |piece| total += count(piece));
+                for piece in ascii_pieces(text, self.0 == Tokenizer::O200k) {
+                    if !add(piece) {
+                        break;
+                    }
+                }
             } else {
-                total = tokenizer.split(text).map(count).sum();
+                for piece in tokenizer.split(text) {
+                    if !add(piece) {
+                        break;
+                    }
+                }
             }
             total
         })
     }
+}
+
+impl ChunkSizer for Tokens {
+    /// The same count as `bpe_openai::Tokenizer::count` (the sum of the counts of the text's
+    /// pre-tokens; the OpenAI vocabularies need no normalisation), with pre-token counts cached
+    /// and ASCII text pre-tokenized without a regex.
+    fn size(&self, text: &str) -> usize {
+        self.count_upto(text, usize::MAX)
+    }
+
+    /// Counts pre-tokens only until the count passes `cap`.
+    fn exceeds(&self, text: &str, cap: usize) -> bool {
+        self.count_upto(text, cap) > cap
+    }
+
     fn name(&self) -> String {
         Unit::Tokens(self.0).to_string()
     }
@@ -315,6 +349,29 @@ mod tests {
                         Tokens(tokenizer).size(text),
                         tokenizer.bpe().count(text),
                         "{text:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exceeds_answers_as_the_whole_count_would() {
+        let texts = [
+            "fn main() {\n    let x = 1;\n    println!(\"{x}\");\n}\n".repeat(20),
+            "Ünïcödé — 文字 🎉 emoji and numbers 1234567 3.14159 ".repeat(30),
+            format!("<!-- | {} | -->\n", "column | ".repeat(300)),
+            String::new(),
+        ];
+        for tokenizer in [Tokenizer::O200k, Tokenizer::Cl100k] {
+            let sizer = Tokens(tokenizer);
+            for text in &texts {
+                let size = sizer.size(text);
+                for cap in [0, 1, 2, 7, size.saturating_sub(1), size, size + 1, 10 * size + 3] {
+                    assert_eq!(
+                        sizer.exceeds(text, cap),
+                        size > cap,
+                        "{tokenizer:?} {cap} {text:?}"
                     );
                 }
             }
