@@ -140,7 +140,7 @@ fn an_out_folder_holds_each_decoded_text_view() {
     let entry = |ext: &str| {
         chunks.iter().find(|c| c["path"].as_str().unwrap().ends_with(ext)).expect(ext).clone()
     };
-    let (pptx, docx, html) = (entry(".pptx"), entry(".docx"), entry(".html"));
+    let (pptx, docx, html, epub) = (entry(".pptx"), entry(".docx"), entry(".html"), entry(".epub"));
     let view = out.join(pptx["view"].as_str().unwrap());
     fs::write(&view, fs::read_to_string(&view).unwrap() + "more").unwrap();
     let body = out.join(docx["file"].as_str().unwrap());
@@ -149,12 +149,30 @@ fn an_out_folder_holds_each_decoded_text_view() {
     text.replace_range(at..at + 1, "E");
     fs::write(&body, text).unwrap();
     fs::remove_file(out.join(html["file"].as_str().unwrap())).unwrap();
+    // A link to the same bytes outside the folder is not read through.
+    #[cfg(unix)]
+    {
+        let inside = out.join(epub["file"].as_str().unwrap());
+        let outside = tmp.path().join("outside");
+        fs::rename(&inside, &outside).unwrap();
+        std::os::unix::fs::symlink(&outside, &inside).unwrap();
+    }
+    // A decoded file whose entries name no view is not let through unchecked.
+    let original = fs::read(out.join("manifest.json")).unwrap();
+    let mut edited = manifest.clone();
+    for c in edited["chunks"].as_array_mut().unwrap() {
+        if c["path"].as_str().unwrap().ends_with(".xlsx") {
+            c.as_object_mut().unwrap().remove("view");
+        }
+    }
+    fs::write(out.join("manifest.json"), serde_json::to_vec(&edited).unwrap()).unwrap();
     let (code, problems) = verify();
     assert_eq!(code, Some(1), "{problems}");
     for (what, said) in [
         (&pptx, "is not the file's"),
         (&docx, "body differs from the file slice"),
         (&html, "chunk file missing"),
+        (&entry(".xlsx"), "names no text view"),
     ] {
         let named = problems.lines().any(|l| {
             l.contains(said)
@@ -163,6 +181,12 @@ fn an_out_folder_holds_each_decoded_text_view() {
         });
         assert!(named, "{said}: {problems}");
     }
+    #[cfg(unix)]
+    assert!(
+        problems.contains(&format!("{}: chunk file missing", epub["file"].as_str().unwrap())),
+        "{problems}"
+    );
+    fs::write(out.join("manifest.json"), original).unwrap();
     // The folder is cleave's own, views included: a second run replaces it.
     let (_, err, code) = run(&[dir.to_str().unwrap(), "--out", out.to_str().unwrap(), "-q"]);
     assert_eq!(code, 0, "{err}");

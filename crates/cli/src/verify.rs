@@ -29,7 +29,8 @@ use crate::term;
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
-    let (records, views) = if args.jsonl.is_dir() {
+    let folder = args.jsonl.is_dir();
+    let (records, views) = if folder {
         let manifest_path = args.jsonl.join("manifest.json");
         let bytes = std::fs::read(&manifest_path)
             .with_context(|| format!("{}: cannot read", manifest_path.display()))?;
@@ -75,9 +76,9 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
     let (mut n_chunks, mut n_bytes, mut crumbs) = (0usize, 0usize, 0usize);
     for input in walked.entries.iter().filter(|i| i.skip.is_none()) {
         let chunks = files.remove(&input.rel);
-        let text =
+        let (verbatim, text) =
             match read_input(input, args.walk.max_file_size).and_then(|b| decode(&input.rel, b)) {
-                Ok(decoded) => decoded.text,
+                Ok(decoded) => (decoded.is_verbatim(), decoded.text),
                 Err(Skip::Empty | Skip::TooLarge { .. }) if chunks.is_none() => continue,
                 Err(
                     skip @ (Skip::Binary
@@ -103,10 +104,15 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
             ));
             continue;
         };
-        if let Some(view) = views.get(&input.rel)
-            && std::fs::read(args.jsonl.join(view)).ok().as_deref() != Some(text.as_bytes())
-        {
-            problems.push(format!("{}: its text view {view} is not the file's", input.rel));
+        match views.get(&input.rel) {
+            Some(view) if read_inside(&args.jsonl, view).as_deref() != Some(text.as_bytes()) => {
+                problems.push(format!("{}: its text view {view} is not the file's", input.rel));
+            }
+            None if folder && !verbatim => problems.push(format!(
+                "{}: decoded, but the manifest names no text view for it",
+                input.rel
+            )),
+            _ => {}
         }
         let source = Source::new(&input.rel, &text);
         problems.extend(
@@ -183,18 +189,17 @@ fn folder_records(
             records.push(Err("a manifest entry names no chunk file or path".to_owned()));
             continue;
         };
-        let inside = |rel: &str| {
-            Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)))
-        };
         if let Some(view) = field(&entry, "view") {
-            if inside(&view) {
-                views.insert(path.clone(), view);
-            } else {
-                records.push(Err(format!("{path}: view {view} outside the folder")));
+            match views.get(&path) {
+                Some(named) if *named != view => records.push(Err(format!(
+                    "{path}: its entries name two text views, {named} and {view}"
+                ))),
+                _ => {
+                    views.insert(path.clone(), view);
+                }
             }
         }
-        let bytes = if inside(&file) { std::fs::read(dir.join(&file)).ok() } else { None };
-        let Some(bytes) = bytes else {
+        let Some(bytes) = read_inside(dir, &file) else {
             records
                 .push(Err(format!("{file}: chunk file missing, unreadable or outside the folder")));
             continue;
@@ -226,6 +231,21 @@ fn folder_records(
         );
     }
     Ok((records, views))
+}
+
+/// The bytes of the file `rel` names inside the folder `dir`: never a path that leaves it,
+/// by `..`, an absolute path or a link.
+fn read_inside(dir: &Path, rel: &str) -> Option<Vec<u8>> {
+    let plain = Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !plain {
+        return None;
+    }
+    let (dir, file) =
+        (std::fs::canonicalize(dir).ok()?, std::fs::canonicalize(dir.join(rel)).ok()?);
+    if !file.starts_with(&dir) {
+        return None;
+    }
+    std::fs::read(file).ok()
 }
 
 /// The text view of every walked file, or the reason it has none, in path order.
@@ -283,9 +303,7 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
     let mut ids = std::collections::HashSet::new();
     let mut over = 0;
     for (k, p) in manifest.packs.iter().enumerate() {
-        let rel = Path::new(&p.file);
-        let safe = rel.components().all(|c| matches!(c, std::path::Component::Normal(_)));
-        let text = if safe { std::fs::read_to_string(dir.join(rel)).ok() } else { None };
+        let text = read_inside(dir, &p.file).and_then(|b| String::from_utf8(b).ok());
         let Some(text) = text else {
             problems
                 .push(format!("{}: pack file missing, unreadable or outside the folder", p.file));

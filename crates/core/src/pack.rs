@@ -292,7 +292,11 @@ impl<'s, 't> Packer<'s, 't> {
     /// The size of `atom`'s signature lines alone, counted once per atom. A signature that
     /// alone outgrows a header's cap is left out of it without counting the header with it:
     /// a table's head row of kilobytes, repeated in the header of each of its parts, was
-    /// counted again for every candidate header of every part.
+    /// counted again for every candidate header of every part. (Leaving it out is what counting
+    /// the header with it would decide wherever a text's size never falls when more is put
+    /// before it: bytes, chars, the estimate, and the OpenAI vocabularies, whose pre-tokenizers
+    /// split where a header's last line break meets a signature's comment marker, or merge
+    /// them into a piece no shorter in tokens; for another tokenizer it is assumed.)
     fn signature_size(&self, atom: &Atom, sig: &str) -> usize {
         let key = atom as *const Atom;
         if let Some(&size) = self.signature_sizes.borrow().get(&key) {
