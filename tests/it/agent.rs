@@ -197,3 +197,71 @@ fn an_index_serves_outline_select_and_read_as_chunking_would() {
     let (_, err, code) = any(&["index", &format!("{dir}/src"), "--index", dir]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// A small package: one public class that other files use, private helpers, tests, and
+/// images; written to a temporary folder.
+fn package() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let write = |rel: &str, text: &str| {
+        let path = tmp.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    let mut client = String::from("class Client:\n    \"\"\"Sends requests.\"\"\"\n\n");
+    for i in 0..30 {
+        client
+            .push_str(&format!("    def _step_{i}(self, value):\n        return value + {i}\n\n"));
+    }
+    client.push_str("\ndef _private_helper(value):\n    return value\n");
+    write("pkg/client.py", &client);
+    for i in 0..6 {
+        write(
+            &format!("pkg/use_{i}.py"),
+            &format!("from .client import Client\n\n\ndef _run_{i}():\n    return Client()\n"),
+        );
+        write(
+            &format!("tests/test_{i}.py"),
+            &format!("def test_case_{i}():\n    assert Client() is not None\n"),
+        );
+    }
+    for name in ["a.png", "b.png", "c.png"] {
+        write(&format!("docs/img/{name}"), "\u{0}\u{1}PNG");
+    }
+    write("docs/guide.md", "# Guide\n\nUse the client.\n");
+    tmp
+}
+
+#[test]
+fn a_budgeted_outline_keeps_the_public_entries_other_files_use() {
+    let tmp = package();
+    let dir = tmp.path().to_str().expect("UTF-8 path");
+    let (all, code) = stdout(&["outline", dir]);
+    assert_eq!(code, 0);
+    assert!(all.contains("def _step_29") && all.contains("def test_case_5"), "{all}");
+    // A folder's files come together under one heading; skipped files of one folder and one
+    // reason share a line.
+    assert_eq!(all.matches("\npkg/\n").count(), 1, "{all}");
+    assert!(all.contains("a.png, b.png, c.png · skipped:"), "{all}");
+    for budget in [500, 700, 1000, 1500] {
+        let (text, code) = stdout(&["outline", dir, "--budget", &budget.to_string()]);
+        assert_eq!(code, 0);
+        assert!(text.chars().count() <= budget, "{budget}: {}\n{text}", text.chars().count());
+        // The class every other file names is kept before anything else, and the note says
+        // what went.
+        assert!(text.contains("class Client  L1-"), "{budget}:\n{text}");
+        assert!(text.contains("entries left out, the least important first"), "{text}");
+        // The package's own functions go after the tests' functions do.
+        if text.contains("def test_case_") {
+            assert!((0..6).all(|i| text.contains(&format!("def _run_{i} "))), "{text}");
+        }
+        // A method is shown only under its class.
+        if text.contains("def _step_") {
+            let class = text.find("class Client").expect("class");
+            assert!(text.find("def _step_").expect("method") > class, "{text}");
+        }
+        assert_eq!(text.matches("\npkg/\n").count(), usize::from(text.contains("\npkg/\n")));
+    }
+    // At the smallest budget the tests' files are the ones not listed.
+    let (small, _) = stdout(&["outline", dir, "--budget", "500"]);
+    assert!(small.contains("files not listed") && !small.contains("test_0.py"), "{small}");
+}

@@ -227,7 +227,8 @@ pub struct PackArgs {
 pub struct OutlineArgs {
     /// A file or a folder.
     pub path: PathBuf,
-    /// Most units of text output: deeper entries are left out first, and counted.
+    /// Most units of text output: the least important entries (private, nested, in tests,
+    /// named in no other file) and files are left out first, and counted.
     #[arg(long)]
     pub budget: Option<usize>,
     /// Text for people and agents, or JSON for programs (always whole).

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use cleave_engine::{ChunkSizer, FileResult, Outcome, OutlineEntry};
+use cleave_engine::{
+    ChunkSizer, FileResult, Outcome, OutlineEntry, largest_fitting, ranked_entries,
+};
 use serde::Serialize;
 
 use crate::args::{OutlineArgs, OutlineFormat, config};
@@ -46,6 +48,13 @@ impl FileOutline {
 
 pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
     let (results, errors) = crate::agent::results(&args.path, &args.chunking, None, true)?;
+    let ranked = match (&args.format, args.budget) {
+        (OutlineFormat::Text, Some(_)) => {
+            let input: Vec<_> = results.iter().map(FileResult::rank_file).collect();
+            ranked_entries(&input)
+        }
+        _ => Vec::new(),
+    };
     let files: Vec<FileOutline> = results.into_iter().map(FileOutline::of).collect();
     let out = match args.format {
         OutlineFormat::Json => {
@@ -59,51 +68,111 @@ pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
                 args.chunking.unit,
                 &args.chunking.tokenizer,
             )?;
-            render_within(&files, args.budget, measure.sizer()).into_bytes()
+            render_within(&files, &ranked, args.budget, measure.sizer()).into_bytes()
         }
     };
     term::stdout(&out)?;
     Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The deepest text outline that fits `budget`, saying what was left out.
-fn render_within(files: &[FileOutline], budget: Option<usize>, sizer: &dyn ChunkSizer) -> String {
-    let deepest = files.iter().flat_map(|f| &f.entries).map(|e| e.depth + 1).max().unwrap_or(0);
-    let total: usize = files.iter().map(|f| f.entries.len()).sum();
-    let Some(budget) = budget else { return render(files, deepest) };
-    // Levels 0..depth of entries, from all of them down to files alone.
-    for depth in (0..=deepest).rev() {
-        let mut text = render(files, depth);
-        let kept: usize = files.iter().flat_map(|f| &f.entries).filter(|e| e.depth < depth).count();
-        if kept < total {
+/// The text outline within `budget`: every file with the most important entries that fit
+/// (`ranked`, most important first, each after the entries enclosing it), saying what was
+/// left out. While there are entries to show, files take at most three fifths of the budget,
+/// the most important first (by their most important entry).
+fn render_within(
+    files: &[FileOutline],
+    ranked: &[(usize, usize)],
+    budget: Option<usize>,
+    sizer: &dyn ChunkSizer,
+) -> String {
+    let display = display_order(files);
+    let Some(budget) = budget else {
+        let all: Vec<Vec<bool>> = files.iter().map(|f| vec![true; f.entries.len()]).collect();
+        return render(files, &display, &all);
+    };
+    let by_importance = files_by_importance(files, ranked);
+    // The first `n` files by importance with the first `k` ranked entries among them.
+    let with_first = |n: usize, k: usize| {
+        let mut on = vec![false; files.len()];
+        for &f in &by_importance[..n] {
+            on[f] = true;
+        }
+        let shown: Vec<usize> = display.iter().copied().filter(|&f| on[f]).collect();
+        let mut keep: Vec<Vec<bool>> = files.iter().map(|f| vec![false; f.entries.len()]).collect();
+        for &(f, e) in ranked.iter().filter(|(f, _)| on[*f]).take(k) {
+            keep[f][e] = true;
+        }
+        let mut text = render(files, &shown, &keep);
+        let kept = k.min(ranked.iter().filter(|(f, _)| on[*f]).count());
+        let (files_out, entries_out) = (files.len() - n, ranked.len() - kept);
+        if files_out > 0 || entries_out > 0 {
+            let files_note = if files_out > 0 {
+                format!("{files_out} of {} files not listed and ", files.len())
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 text,
-                "({} of {total} entries left out: those nested deeper than {depth} levels; a larger --budget or --format json shows them)",
-                total - kept
+                "({files_note}{entries_out} of {} entries left out, the least important first: private, nested, in tests or named in no other file; a narrower path, a larger --budget or --format json shows them)",
+                ranked.len()
             );
         }
-        if sizer.size(&text) <= budget {
-            return text;
-        }
-    }
-    // Even the file list is too long: as many files as fit.
-    let mut n = files.len();
-    loop {
-        let mut text = render(&files[..n], 0);
-        let _ = writeln!(text, "({} more files and every entry left out)", files.len() - n);
-        if n == 0 || sizer.size(&text) <= budget {
-            return if sizer.size(&text) <= budget { text } else { String::new() };
-        }
-        n /= 2;
-    }
+        text
+    };
+    let fits = |text: &str, room: usize| sizer.size(text) <= room;
+    // Each file and each entry adds a line, so the text grows with n and k; every (n, k) tried
+    // is measured, and only one that fits is returned. Files take at most three fifths of the
+    // budget while there are entries to show, then the entries, then files again if room is
+    // left.
+    let all = files.len();
+    let room = if ranked.is_empty() { budget } else { budget * 3 / 5 };
+    let n = if fits(&with_first(all, 0), room) {
+        all
+    } else if fits(&with_first(0, 0), room) {
+        largest_fitting(all, |n| fits(&with_first(n, 0), room))
+    } else if fits(&with_first(0, 0), budget) {
+        largest_fitting(all, |n| fits(&with_first(n, 0), budget))
+    } else {
+        return String::new();
+    };
+    let k = largest_fitting(ranked.len(), |k| fits(&with_first(n, k), budget));
+    let more = largest_fitting(all - n, |m| fits(&with_first(n + m, k), budget));
+    with_first(n + more, k)
 }
 
-/// Files grouped by folder, with their entries up to `depth` levels.
-fn render(files: &[FileOutline], depth: usize) -> String {
+/// Files by the rank of their most important entry; files without entries after them in
+/// path order, skipped files last.
+fn files_by_importance(files: &[FileOutline], ranked: &[(usize, usize)]) -> Vec<usize> {
+    let mut first = vec![usize::MAX; files.len()];
+    for (i, &(f, _)) in ranked.iter().enumerate() {
+        first[f] = first[f].min(i);
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&f| (matches!(files[f].outcome, Outcome::Skipped { .. }), first[f], f));
+    order
+}
+
+/// File indices as the text shows them: grouped by folder (a folder's files together, then
+/// its subfolders), by name within a folder.
+fn display_order(files: &[FileOutline]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by(|&a, &b| split_path(&files[a].path).cmp(&split_path(&files[b].path)));
+    order
+}
+
+fn split_path(path: &str) -> (&str, &str) {
+    path.rsplit_once('/').unwrap_or(("", path))
+}
+
+/// The files `shown`, grouped by folder, with the entries `keep` marks. Three or more files
+/// of a folder in a row skipped for one reason share a line.
+fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String {
     let mut out = String::new();
     let mut folder = None;
-    for f in files {
-        let (dir, name) = f.path.rsplit_once('/').map_or(("", f.path.as_str()), |(d, n)| (d, n));
+    let mut i = 0;
+    while i < shown.len() {
+        let f = &files[shown[i]];
+        let (dir, name) = split_path(&f.path);
         if folder != Some(dir) {
             if !dir.is_empty() {
                 let _ = writeln!(out, "{dir}/");
@@ -111,16 +180,26 @@ fn render(files: &[FileOutline], depth: usize) -> String {
             folder = Some(dir);
         }
         let indent = if dir.is_empty() { "" } else { "  " };
+        if let Outcome::Skipped { reason } = &f.outcome {
+            let same = shown[i..]
+                .iter()
+                .map(|&j| &files[j])
+                .take_while(|g| {
+                    split_path(&g.path).0 == dir
+                        && matches!(&g.outcome, Outcome::Skipped { reason: r } if r.to_string() == reason.to_string())
+                })
+                .count();
+            let run = if same >= 3 { same } else { 1 };
+            let names: Vec<&str> =
+                shown[i..i + run].iter().map(|&j| split_path(&files[j].path).1).collect();
+            let _ = writeln!(out, "{indent}{} · skipped: {reason}", names.join(", "));
+            i += run;
+            continue;
+        }
+        i += 1;
         let _ = write!(out, "{indent}{name}");
-        match &f.outcome {
-            Outcome::Skipped { reason } => {
-                let _ = writeln!(out, " · skipped: {reason}");
-                continue;
-            }
-            Outcome::Fallback { reason } => {
-                let _ = write!(out, " · fallback: {reason}");
-            }
-            Outcome::Chunked => {}
+        if let Outcome::Fallback { reason } = &f.outcome {
+            let _ = write!(out, " · fallback: {reason}");
         }
         if let Some(lang) = &f.language {
             let _ = write!(out, " · {lang}");
@@ -130,7 +209,8 @@ fn render(files: &[FileOutline], depth: usize) -> String {
         }
         let n = f.chunks.len();
         let _ = writeln!(out, " · {n} chunk{}", if n == 1 { "" } else { "s" });
-        for e in f.entries.iter().filter(|e| e.depth < depth) {
+        let kept = keep.get(shown[i - 1]).map_or(&[][..], Vec::as_slice);
+        for (e, _) in f.entries.iter().zip(kept).filter(|(_, k)| **k) {
             let pad = "  ".repeat(e.depth + 1);
             let title = match &e.number {
                 Some(number) => format!("{number} {}", e.label),
@@ -141,9 +221,18 @@ fn render(files: &[FileOutline], depth: usize) -> String {
             } else {
                 format!("L{}-{}", e.line_start, e.line_end)
             };
-            let ids: Vec<&str> = e.chunks.iter().map(|id| &id[..id.len().min(8)]).collect();
-            let _ = writeln!(out, "{indent}{pad}{title}  {lines}  @{}", ids.join(","));
+            let _ = writeln!(out, "{indent}{pad}{title}  {lines}  @{}", short_ids(&e.chunks));
         }
     }
     out
+}
+
+/// Chunk ids as the text shows them: 8 characters each (enough for `cleave read`), and past
+/// four chunks the first two and how many more (`--format json` lists them all).
+fn short_ids(ids: &[String]) -> String {
+    let short = |id: &String| id[..id.len().min(8)].to_owned();
+    if ids.len() <= 4 {
+        return ids.iter().map(short).collect::<Vec<_>>().join(",");
+    }
+    format!("{},{},+{} more", short(&ids[0]), short(&ids[1]), ids.len() - 2)
 }

@@ -65,6 +65,16 @@ impl FileResult {
         self.terms.get_or_init(|| self.chunks.iter().map(crate::terms::ChunkTerms::of).collect())
     }
 
+    /// The file's part in ranking outline entries ([`crate::ranked_entries`]).
+    pub fn rank_file(&self) -> crate::RankFile<'_> {
+        crate::RankFile {
+            path: &self.rel,
+            language: self.language.as_deref(),
+            entries: self.outline.as_deref().unwrap_or(&[]),
+            chunks: &self.chunks,
+        }
+    }
+
     /// Whether the file could not be read (this makes the CLI's exit code non-zero).
     pub fn is_error(&self) -> bool {
         matches!(&self.outcome, Outcome::Skipped { reason } if reason.is_error())

@@ -7,7 +7,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use cleave_engine::{
     ChunkSizer, FileResult, Outcome, OutlineEntry, Passage, Query, QueryType, Tokenizer, Unit,
-    read_ids, render_passages, select,
+    largest_fitting, ranked_entries, read_ids, render_passages, select,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
@@ -504,7 +504,10 @@ impl State {
         let (res, _) = self.cache.with_files(key, base, &target, |files| {
             let print = fingerprint(files.iter().map(|f| f.rel.as_str()));
             let offset = parse_cursor(p.cursor.as_deref(), print)?;
-            let page: Vec<FileOutline> = files.iter().skip(offset).map(FileOutline::of).collect();
+            let rest = files.get(offset..).unwrap_or_default();
+            let page: Vec<FileOutline> = rest.iter().map(FileOutline::of).collect();
+            let input: Vec<_> = rest.iter().map(FileResult::rank_file).collect();
+            let ranked = ranked_entries(&input);
             let head = OutlineResult {
                 root,
                 path: target.rel.clone(),
@@ -514,7 +517,7 @@ impl State {
                 note: None,
                 next_cursor: None,
             };
-            fit_outline(head, page, offset, budget, unit.sizer(), print)
+            fit_outline(head, page, &ranked, offset, budget, unit.sizer(), print)
         })?;
         res
     }
@@ -663,32 +666,39 @@ impl State {
 }
 
 /// The outline `head` plus as much of `page` (files from `offset` on) as fits `budget`: every
-/// file with the deepest levels of entries that fit, else files alone, paged.
+/// file with the most important entries that fit (`ranked`: positions in `page`, most
+/// important first, each after the entries enclosing it), else files alone, paged.
 fn fit_outline(
     head: OutlineResult,
     page: Vec<FileOutline>,
+    ranked: &[(usize, usize)],
     offset: usize,
     budget: usize,
     sizer: &dyn ChunkSizer,
     print: u64,
 ) -> Result<OutlineResult, String> {
     let total_entries: usize = page.iter().map(|f| f.entries.len()).sum();
-    let deepest = page.iter().flat_map(|f| &f.entries).map(|e| e.depth + 1).max().unwrap_or(0);
-    let at_depth = |files: &[FileOutline], depth: usize| -> Vec<FileOutline> {
+    let with_first = |files: &[FileOutline], k: usize| -> Vec<FileOutline> {
+        let mut keep: Vec<Vec<bool>> = files.iter().map(|f| vec![false; f.entries.len()]).collect();
+        for &(f, e) in ranked.iter().filter(|(f, _)| *f < files.len()).take(k) {
+            keep[f][e] = true;
+        }
         files
             .iter()
-            .map(|f| {
+            .zip(keep)
+            .map(|(f, keep)| {
                 let mut f = f.clone();
-                f.entries.retain(|e| e.depth < depth);
+                let mut kept = keep.into_iter();
+                f.entries.retain(|_| kept.next().unwrap_or(false));
                 f
             })
             .collect()
     };
-    // Files alone, counted one by one: past the first that would overflow the budget no level
-    // of entries can fit, so the rest wait for the next page.
+    // Files alone, counted one by one: past the first that would overflow the budget no
+    // entries can fit, so the rest wait for the next page.
     let mut fits = page.len();
     let mut used = json_size(&head, sizer);
-    for (i, file) in at_depth(&page, 0).iter().enumerate() {
+    for (i, file) in with_first(&page, 0).iter().enumerate() {
         used = used.saturating_add(json_size(file, sizer) + 1);
         if used > budget {
             fits = i;
@@ -696,27 +706,31 @@ fn fit_outline(
         }
     }
     if fits == page.len() {
-        for depth in (0..=deepest).rev() {
-            let files = at_depth(&page, depth);
+        let answer = |k: usize| {
+            let files = with_first(&page, k);
             let kept: usize = files.iter().map(|f| f.entries.len()).sum();
             let mut out = OutlineResult { files, ..clone_head(&head) };
             if kept < total_entries {
                 out.left_out_entries = total_entries - kept;
                 out.note = Some(format!(
-                    "{} of {total_entries} entries left out: those nested deeper than {depth} \
-                     levels (a larger budget, or a narrower path, shows them)",
+                    "{} of {total_entries} entries left out, the least important first \
+                     (private, nested, in tests or named in no other file): a larger budget, \
+                     or a narrower path, shows them",
                     total_entries - kept
                 ));
             }
-            if json_size(&out, sizer) <= budget {
-                return Ok(out);
-            }
+            out
+        };
+        if json_size(&answer(0), sizer) <= budget {
+            // Every k tried is measured; only a k that fits is returned.
+            let k = largest_fitting(ranked.len(), |k| json_size(&answer(k), sizer) <= budget);
+            return Ok(answer(k));
         }
         fits = page.len().saturating_sub(1);
     }
     // Files alone do not all fit: as many as do, and a cursor for the rest. Sizes measured one
     // file at a time can miss by the separators, so the whole page is measured again.
-    let mut files = at_depth(&page[..fits], 0);
+    let mut files = with_first(&page[..fits], 0);
     loop {
         let n = files.len();
         if n == 0 {
@@ -881,12 +895,21 @@ mod tests {
         let guide = whole.files.iter().find(|f| f.path == "docs/guide.md").expect("guide");
         assert!(guide.entries.iter().any(|e| e.number.as_deref() == Some("1.12.1")));
 
-        // Deeper entries go first.
+        // The least important entries go first: here the deepest sections, and a kept section
+        // always comes with the section that holds it.
         let size = |o: &OutlineResult| serde_json::to_string(o).expect("json").chars().count();
         let one = st.outline(&outline_params("docs/guide.md", 2500, None)).expect("one file");
         assert!(size(&one) <= 2500, "{}", size(&one));
         assert!(one.left_out_entries > 0 && one.note.is_some());
-        assert!(one.files[0].entries.iter().all(|e| e.depth < 2));
+        let kept = &one.files[0].entries;
+        let all = &guide.entries;
+        assert_eq!(kept.len() + one.left_out_entries, all.len());
+        let shallow = all.iter().filter(|e| e.depth < 2).count();
+        assert!(kept.iter().filter(|e| e.depth < 2).count() == shallow, "{kept:?}");
+        for e in kept.iter().filter(|e| e.depth == 2) {
+            let parent = e.name.rsplit_once(" > ").map(|(p, _)| p).expect("nested");
+            assert!(kept.iter().any(|p| p.name == parent), "{} without its section", e.name);
+        }
 
         // Files alone, paged: every file once, every page within the budget.
         let (mut cursor, mut seen) = (None, Vec::new());
