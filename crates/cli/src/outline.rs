@@ -113,7 +113,7 @@ fn render_within(
             };
             let _ = writeln!(
                 text,
-                "({files_note}{entries_out} of {} entries left out, the least important first: private, nested, in tests or named in no other file; a narrower path, a larger --budget or --format json shows them)",
+                "({files_note}{entries_out} of {} entries left out, the least important first (nested, private, in tests, named in no other file, short); a narrower path, a larger --budget or --format json shows them)",
                 ranked.len()
             );
         }
@@ -212,9 +212,10 @@ fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String 
         let kept = keep.get(shown[i - 1]).map_or(&[][..], Vec::as_slice);
         for (e, _) in f.entries.iter().zip(kept).filter(|(_, k)| **k) {
             let pad = "  ".repeat(e.depth + 1);
+            let label = clipped(&e.label, MAX_LABEL_CHARS);
             let title = match &e.number {
-                Some(number) => format!("{number} {}", e.label),
-                None => e.label.clone(),
+                Some(number) => format!("{number} {label}"),
+                None => label.into_owned(),
             };
             let lines = if e.line_start == e.line_end {
                 format!("L{}", e.line_start)
@@ -235,4 +236,15 @@ fn short_ids(ids: &[String]) -> String {
         return ids.iter().map(short).collect::<Vec<_>>().join(",");
     }
     format!("{},{},+{} more", short(&ids[0]), short(&ids[1]), ids.len() - 2)
+}
+
+/// Labels longer than this are cut (with `…`) in the text outline: a heading the extractor got
+/// wrong can run to kilobytes. `--format json` keeps them whole.
+const MAX_LABEL_CHARS: usize = 100;
+
+fn clipped(label: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match label.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &label[..at]).into(),
+        None => label.into(),
+    }
 }

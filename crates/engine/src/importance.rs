@@ -1,8 +1,9 @@
 //! Which outline entries matter most to a reader with little room: what `outline --budget`
 //! keeps when the whole outline does not fit. An entry weighs more when it is public (by the
 //! conventions of its language), near the top of its file, outside tests, and named in other
-//! files; every kept entry comes after the entries that enclose it, so a kept method always
-//! shows its class. Files share the room: each further entry of one file counts for less.
+//! files (a symbol) or long (a section); every kept entry comes after the entries that enclose
+//! it, so a kept method always shows its class. Files share the room: each further entry of
+//! one file counts for less.
 
 use std::collections::{HashMap, HashSet};
 
@@ -40,8 +41,17 @@ pub fn ranked_entries(files: &[RankFile<'_>]) -> Vec<(usize, usize)> {
             let vis = visibility_of(file.language, entry, parent).min(inherited);
             visibility.push(vis);
             let depth = if entry.kind == "section" { 0.5 } else { 0.6 };
-            let named = references.get(short_name(entry)).copied().unwrap_or(0.0);
-            let weight = depth_weight(depth, entry.depth) * vis * tests * (1.0 + named.ln_1p());
+            // A symbol weighs by how widely it is named; a section by how much of its
+            // document it holds (in chunks), so that the long chapters are mapped before the
+            // first short ones.
+            // (Length counts half as much as references: beside code, a long page of docs
+            // should not crowd out the API.)
+            let reach = if entry.kind == "section" {
+                0.5 * (entry.chunks.len() as f64).ln_1p()
+            } else {
+                references.get(short_name(entry)).copied().unwrap_or(0.0).ln_1p()
+            };
+            let weight = depth_weight(depth, entry.depth) * vis * tests * (1.0 + reach);
             own.push((weight, e));
         }
         // The n-th entry of a file by weight counts 1 / (1 + n/4): a file with hundreds of
@@ -317,6 +327,24 @@ mod tests {
         let order = rank(&files);
         let got = names(&files, &order);
         assert_eq!(got, ["Guide", "Guide > Install", "Guide > Install > Linux"]);
+    }
+
+    #[test]
+    fn the_sections_of_a_long_chapter_come_before_those_of_a_short_one() {
+        let mut text = String::from("# Short\n\n## Short one\n\nA line.\n\n# Long\n\n");
+        for i in 0..3 {
+            text.push_str(&format!("## Long {i}\n\n"));
+            for _ in 0..8 {
+                text.push_str(
+                    "A paragraph long enough to need a chunk of its own, more or less.\n\n",
+                );
+            }
+        }
+        let files = [chunked("book.md", &text)];
+        let got = names(&files, &rank(&files));
+        let at = |n: &str| got.iter().position(|g| g == n).expect(n);
+        assert!(at("Long > Long 0") < at("Short > Short one"), "{got:?}");
+        assert!(at("Long") < at("Short"), "{got:?}");
     }
 
     #[test]

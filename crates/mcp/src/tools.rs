@@ -714,8 +714,8 @@ fn fit_outline(
                 out.left_out_entries = total_entries - kept;
                 out.note = Some(format!(
                     "{} of {total_entries} entries left out, the least important first \
-                     (private, nested, in tests or named in no other file): a larger budget, \
-                     or a narrower path, shows them",
+                     (nested, private, in tests, named in no other file, short): a larger \
+                     budget, or a narrower path, shows them",
                     total_entries - kept
                 ));
             }
