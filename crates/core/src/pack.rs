@@ -4,8 +4,9 @@
 //!
 //! 1. **Flatten.** Walk the tree from the root and keep every atom that fits the budget (with
 //!    the header of the scope it starts in) as one *piece*; open the atoms that do not fit and
-//!    walk their children; split leaves that do not fit at lines, then words, then chars. The
-//!    pieces tile the source, and every piece fits on its own.
+//!    walk their children; split leaves that do not fit at lines (a line after a sentence's
+//!    end or a blank line parts as sentences do), then words, then chars. The pieces tile the
+//!    source, and every piece fits on its own.
 //! 2. **Segment.** Group consecutive pieces into chunks by dynamic programming over the piece
 //!    boundaries: fewest chunks first, then cuts at the strongest boundaries, then balanced
 //!    sizes ([`Cuts::Balanced`]) or full chunks and the rest in one ([`Cuts::Fill`]), with a
@@ -474,8 +475,16 @@ impl<'s, 't> Packer<'s, 't> {
         let mut run: Option<Piece<'t>> = None;
         // Parts after the first start after every atom on the stack.
         let inner_scope = self.intern_scope(stack.to_vec());
+        let mut before: Option<Range<usize>> = None;
         for (i, part) in parts.into_iter().enumerate() {
-            let b = if i == 0 { boundary } else { inner };
+            let b = match &before {
+                None => boundary,
+                Some(prev) if grain == Grain::Lines => {
+                    line_boundary(&text[prev.clone()], &text[part.clone()])
+                }
+                Some(_) => inner,
+            };
+            before = Some(part.clone());
             let scope = if i == 0 { self.scope_at(stack, part.start) } else { inner_scope };
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
             let size = self.size(part.clone());
@@ -1180,6 +1189,33 @@ pub fn line_ranges(text: &str, range: Range<usize>) -> Vec<Range<usize>> {
     out
 }
 
+/// How strongly two lines of one leaf too large for a chunk (a long comment, docstring or
+/// literal) are apart: as sentences after a line that is blank once comment marks are set
+/// aside (` *`, `//`, `#`) or that ends a sentence, else as lines; always as lines before a line
+/// that closes something (`*/`, `}`, `\]`, `\end`, a fence), which stays with what it closes.
+/// The packer then cuts a long comment between its paragraphs or sentences where the budget
+/// lets it, not in mid-sentence. (Not as paragraphs: a paragraph's cut costs so little that the
+/// packer would rather make one more chunk than cut elsewhere.)
+fn line_boundary(prev: &str, next: &str) -> Boundary {
+    let next = next.trim_start();
+    let closes =
+        ["*/", "}", ")", "]", "\\]", "\\)", "\\end", "$$", "```", "~~~", "-->", "\"\"\"", "'''"];
+    if closes.iter().any(|c| next.starts_with(c)) {
+        return Boundary::Line;
+    }
+    let prev = prev.trim();
+    if prev.trim_start_matches(['/', '*', '#', '-', ';', '!']).trim().is_empty() {
+        return Boundary::Sentence;
+    }
+    let end = prev.trim_end_matches("*/").trim_end();
+    let end = end.trim_end_matches(['"', '\'', ')', ']', '*', '_', '`']);
+    if end.ends_with(['.', '!', '?']) && !end.ends_with("..") {
+        Boundary::Sentence
+    } else {
+        Boundary::Line
+    }
+}
+
 /// Where to cut a run of text without white space (minified code, a long URL) that must be
 /// cut before `end`: the last place in the second half of `start..end` after a `;` or `}` (a
 /// statement or rule ends), else after a `,`, else between a name's char (alphanumeric or
@@ -1315,6 +1351,30 @@ mod tests {
         let words: Vec<&str> =
             split_words(text, 0..text.len()).into_iter().map(|r| &text[r]).collect();
         assert_eq!(words, vec!["ab  ", "cd\t", "ef"]);
+    }
+
+    #[test]
+    fn lines_of_a_long_comment_part_best_after_a_sentence_or_a_blank_line() {
+        use Boundary::{Line, Sentence};
+        let cases = [
+            (" * so that it stays whole.\n", " * The next paragraph\n", Sentence),
+            (
+                " * if the list is modified at any time after the\n",
+                " * iterator is created\n",
+                Line,
+            ),
+            (" *\n", " * <p>Iterators are fail-fast.\n", Sentence),
+            ("/// Spawns a task on the runtime.\n", "/// It runs until done.\n", Sentence),
+            ("# see the manual (section 3).\n", "# More text\n", Sentence),
+            ("    etc..\n", "    more\n", Line),
+            // What closes a comment, a block or a formula stays with it.
+            (" * the last sentence.\n", " */\n", Line),
+            ("\\norm{x}^2.\n", "\\]\n", Line),
+            ("    return x.\n", "}\n", Line),
+        ];
+        for (prev, next, want) in cases {
+            assert_eq!(line_boundary(prev, next), want, "{prev:?} | {next:?}");
+        }
     }
 
     #[test]
