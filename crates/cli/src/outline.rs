@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use cleave_engine::{
-    ChunkSizer, FileResult, Outcome, OutlineEntry, largest_fitting, ranked_entries,
+    ChunkSizer, FileResult, LEFT_OUT_FIRST, Outcome, OutlineEntry, first_ranked, largest_fitting,
+    ranked_entries,
 };
 use serde::Serialize;
 
@@ -91,53 +92,80 @@ fn render_within(
         return render(files, &display, &all);
     };
     let by_importance = files_by_importance(files, ranked);
-    // The first `n` files by importance with the first `k` ranked entries among them.
-    let with_first = |n: usize, k: usize| {
+    let entries: Vec<usize> = files.iter().map(|f| f.entries.len()).collect();
+    let fits = |text: &str, room: usize| sizer.size(text) <= room;
+    let showing = |n: usize| {
         let mut on = vec![false; files.len()];
         for &f in &by_importance[..n] {
             on[f] = true;
         }
+        on
+    };
+    // The first `n` files by importance with the first `k` ranked entries among them, and a
+    // note that names what goes first (`long`) or only counts.
+    let with_first = |n: usize, k: usize, long: bool| {
+        let on = showing(n);
         let shown: Vec<usize> = display.iter().copied().filter(|&f| on[f]).collect();
-        let mut keep: Vec<Vec<bool>> = files.iter().map(|f| vec![false; f.entries.len()]).collect();
-        for &(f, e) in ranked.iter().filter(|(f, _)| on[*f]).take(k) {
-            keep[f][e] = true;
-        }
+        let keep = first_ranked(&entries, ranked, k, |f| on[f]);
         let mut text = render(files, &shown, &keep);
         let kept = k.min(ranked.iter().filter(|(f, _)| on[*f]).count());
         let (files_out, entries_out) = (files.len() - n, ranked.len() - kept);
         if files_out > 0 || entries_out > 0 {
-            let files_note = if files_out > 0 {
-                format!("{files_out} of {} files not listed and ", files.len())
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                text,
-                "({files_note}{entries_out} of {} entries left out, the least important first (nested, private, in tests, named in no other file, short); a narrower path, a larger --budget or --format json shows them)",
-                ranked.len()
-            );
+            text.push_str(&note(files_out, files.len(), entries_out, ranked.len(), long));
         }
         text
     };
-    let fits = |text: &str, room: usize| sizer.size(text) <= room;
     // Each file and each entry adds a line, so the text grows with n and k; every (n, k) tried
     // is measured, and only one that fits is returned. Files take at most three fifths of the
-    // budget while there are entries to show, then the entries, then files again if room is
-    // left.
+    // budget while there are entries to show, then the entries of the files shown, then files
+    // again if room is left.
     let all = files.len();
-    let room = if ranked.is_empty() { budget } else { budget * 3 / 5 };
-    let n = if fits(&with_first(all, 0), room) {
-        all
-    } else if fits(&with_first(0, 0), room) {
-        largest_fitting(all, |n| fits(&with_first(n, 0), room))
-    } else if fits(&with_first(0, 0), budget) {
-        largest_fitting(all, |n| fits(&with_first(n, 0), budget))
-    } else {
-        return String::new();
+    let room = if ranked.is_empty() { budget } else { (budget / 5).saturating_mul(3) };
+    let fit = |long: bool| -> Option<(usize, usize)> {
+        let n = if fits(&with_first(all, 0, long), room) {
+            all
+        } else if fits(&with_first(0, 0, long), room) {
+            largest_fitting(all, |n| fits(&with_first(n, 0, long), room))
+        } else if fits(&with_first(0, 0, long), budget) {
+            largest_fitting(all, |n| fits(&with_first(n, 0, long), budget))
+        } else {
+            return None;
+        };
+        let on = showing(n);
+        let available = ranked.iter().filter(|(f, _)| on[*f]).count();
+        let k = largest_fitting(available, |k| fits(&with_first(n, k, long), budget));
+        let more = largest_fitting(all - n, |m| fits(&with_first(n + m, k, long), budget));
+        Some((n + more, k))
     };
-    let k = largest_fitting(ranked.len(), |k| fits(&with_first(n, k), budget));
-    let more = largest_fitting(all - n, |m| fits(&with_first(n + m, k), budget));
-    with_first(n + more, k)
+    // The long note only when it costs no file or entry the short one would show.
+    match (fit(true), fit(false)) {
+        (Some((n, k)), Some((short_n, short_k))) if n + k >= short_n + short_k => {
+            with_first(n, k, true)
+        }
+        (_, Some((n, k))) => with_first(n, k, false),
+        (Some((n, k)), None) => with_first(n, k, true),
+        (None, None) => String::new(),
+    }
+}
+
+/// The closing line of an outline that left something out: counts, and with `long` what goes
+/// first and what shows the rest.
+fn note(files_out: usize, files: usize, entries_out: usize, entries: usize, long: bool) -> String {
+    let mut parts = Vec::new();
+    if files_out > 0 {
+        parts.push(format!("{files_out} of {files} files not listed"));
+    }
+    if entries_out > 0 {
+        parts.push(format!("{entries_out} of {entries} entries left out"));
+    }
+    let counts = parts.join(" and ");
+    if long {
+        format!(
+            "({counts}, the least important first ({LEFT_OUT_FIRST}); a narrower path, a larger --budget or --format json shows them)\n"
+        )
+    } else {
+        format!("({counts})\n")
+    }
 }
 
 /// Files by the rank of their most important entry; files without entries after them in
@@ -186,7 +214,7 @@ fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String 
                 .map(|&j| &files[j])
                 .take_while(|g| {
                     split_path(&g.path).0 == dir
-                        && matches!(&g.outcome, Outcome::Skipped { reason: r } if r.to_string() == reason.to_string())
+                        && matches!(&g.outcome, Outcome::Skipped { reason: r } if r == reason)
                 })
                 .count();
             let run = if same >= 3 { same } else { 1 };

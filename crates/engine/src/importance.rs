@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rayon::prelude::*;
+
 use cleave_core::Chunk;
 
 use crate::outline::OutlineEntry;
@@ -28,29 +30,35 @@ pub struct RankFile<'a> {
 /// those that enclose it. Deterministic: ties go to the earlier file, then the earlier entry.
 pub fn ranked_entries(files: &[RankFile<'_>]) -> Vec<(usize, usize)> {
     let references = references(files);
+    let parents: Vec<Vec<Option<usize>>> = files.iter().map(|f| parents(f.entries)).collect();
     let mut scored: Vec<(f64, usize, usize)> = Vec::new();
     for (f, file) in files.iter().enumerate() {
-        let tests = if is_test_path(file.path) { 0.4 } else { 1.0 };
-        let parents = parents(file.entries);
+        let parents = &parents[f];
+        let test_file = is_test_path(file.path);
         let mut visibility: Vec<f64> = Vec::with_capacity(file.entries.len());
+        let mut in_tests: Vec<bool> = Vec::with_capacity(file.entries.len());
         let mut own: Vec<(f64, usize)> = Vec::with_capacity(file.entries.len());
         for (e, entry) in file.entries.iter().enumerate() {
+            let parent = parents[e].map(|p| &file.entries[p]);
             // Inside a private item nothing is more than unknown.
             let inherited = parents[e].map_or(1.0, |p| visibility[p].max(VISIBILITY_UNKNOWN));
-            let parent = parents[e].map(|p| &file.entries[p]);
             let vis = visibility_of(file.language, entry, parent).min(inherited);
             visibility.push(vis);
+            // A test file, or a test module inside a file (Rust's `mod tests`).
+            let tests =
+                test_file || parents[e].is_some_and(|p| in_tests[p]) || is_test_module(entry);
+            in_tests.push(tests);
             let depth = if entry.kind == "section" { 0.5 } else { 0.6 };
             // A symbol weighs by how widely it is named; a section by how much of its
             // document it holds (in chunks), so that the long chapters are mapped before the
-            // first short ones.
-            // (Length counts half as much as references: beside code, a long page of docs
-            // should not crowd out the API.)
+            // first short ones. (Length counts half as much as references: beside code, a long
+            // page of docs should not crowd out the API.)
             let reach = if entry.kind == "section" {
                 0.5 * (entry.chunks.len() as f64).ln_1p()
             } else {
                 references.get(short_name(entry)).copied().unwrap_or(0.0).ln_1p()
             };
+            let tests = if tests { TESTS } else { 1.0 };
             let weight = depth_weight(depth, entry.depth) * vis * tests * (1.0 + reach);
             own.push((weight, e));
         }
@@ -62,7 +70,6 @@ pub fn ranked_entries(files: &[RankFile<'_>]) -> Vec<(usize, usize)> {
         }
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    let parents: Vec<Vec<Option<usize>>> = files.iter().map(|f| parents(f.entries)).collect();
     let mut placed: Vec<Vec<bool>> = files.iter().map(|f| vec![false; f.entries.len()]).collect();
     let mut order = Vec::with_capacity(scored.len());
     let mut chain = Vec::new();
@@ -82,8 +89,29 @@ pub fn ranked_entries(files: &[RankFile<'_>]) -> Vec<(usize, usize)> {
     order
 }
 
+/// Which entries the first `k` of `ranked` are, among the files `shown` lets through: a mark
+/// per entry of each file (`entries[f]` entries in file `f`).
+pub fn first_ranked(
+    entries: &[usize],
+    ranked: &[(usize, usize)],
+    k: usize,
+    shown: impl Fn(usize) -> bool,
+) -> Vec<Vec<bool>> {
+    let mut keep: Vec<Vec<bool>> = entries.iter().map(|&n| vec![false; n]).collect();
+    for &(f, e) in ranked.iter().filter(|(f, _)| shown(*f)).take(k) {
+        if let Some(mark) = keep.get_mut(f).and_then(|m| m.get_mut(e)) {
+            *mark = true;
+        }
+    }
+    keep
+}
+
+/// What a budgeted outline leaves out first, as its notes say.
+pub const LEFT_OUT_FIRST: &str = "nested, private, in tests, named in no other file, short";
+
 /// The largest `k` in `0..=n` for which `fits(k)` holds, given that it holds for every `k`
-/// below one that does (as the size of the first `k` ranked entries grows with `k`).
+/// below one that does (as the size of the first `k` ranked entries grows with `k`). `fits(0)`
+/// is not asked: the caller has checked it, and 0 is the answer when nothing larger fits.
 pub fn largest_fitting(n: usize, mut fits: impl FnMut(usize) -> bool) -> usize {
     let (mut lo, mut hi) = (0, n);
     if fits(n) {
@@ -101,6 +129,9 @@ pub fn largest_fitting(n: usize, mut fits: impl FnMut(usize) -> bool) -> usize {
     lo
 }
 
+/// The weight of an entry in a test file or test module.
+const TESTS: f64 = 0.4;
+
 const VISIBILITY_PUBLIC: f64 = 1.0;
 const VISIBILITY_UNKNOWN: f64 = 0.6;
 const VISIBILITY_PRIVATE: f64 = 0.25;
@@ -109,7 +140,8 @@ fn depth_weight(base: f64, depth: usize) -> f64 {
     base.powi(i32::try_from(depth).unwrap_or(i32::MAX))
 }
 
-/// The enclosing entry of each entry: the nearest one before it that is one level up.
+/// The enclosing entry of each entry: the nearest one before it that is less deep (one level
+/// up, as outlines nest).
 fn parents(entries: &[OutlineEntry]) -> Vec<Option<usize>> {
     let mut open: Vec<usize> = Vec::new();
     entries
@@ -218,6 +250,12 @@ fn visibility_of(
     }
 }
 
+/// Whether an entry is a test module of its own (`mod tests` in Rust).
+fn is_test_module(entry: &OutlineEntry) -> bool {
+    let label = entry.signature.as_deref().unwrap_or(&entry.label).trim_start();
+    label.starts_with("mod ") && matches!(short_name(entry), "tests" | "test")
+}
+
 /// Whether a path lies in a test folder or names a test file.
 fn is_test_path(path: &str) -> bool {
     path.split('/').any(|part| {
@@ -233,41 +271,52 @@ fn is_test_path(path: &str) -> bool {
 
 /// For each name that some symbol entry defines: in how many files it is named, beyond the
 /// files that define it, per defining file (a name defined in many files, such as `new` or
-/// `get`, says little about any one of them).
+/// `get`, says little about any one of them). Files are read in parallel.
 fn references<'a>(files: &[RankFile<'a>]) -> HashMap<&'a str, f64> {
-    let mut defined: HashMap<&str, HashSet<usize>> = HashMap::new();
+    let mut defined: HashMap<&'a str, Vec<usize>> = HashMap::new();
     for (f, file) in files.iter().enumerate() {
         // Names of one or two characters (`A`, `T`, `id`) are words of prose too often to
         // count.
         for entry in file.entries.iter().filter(|e| e.kind != "section") {
             let name = short_name(entry);
-            if name.chars().count() > 2 {
-                defined.entry(name).or_default().insert(f);
+            let defs = defined.entry(name).or_default();
+            if name.chars().count() > 2 && defs.last() != Some(&f) {
+                defs.push(f);
             }
         }
     }
+    defined.retain(|_, defs| !defs.is_empty());
     if files.len() < 2 || defined.is_empty() {
         return HashMap::new();
     }
-    let mut named: HashMap<&str, usize> = HashMap::new();
-    let mut seen: HashSet<&str> = HashSet::new();
-    for (f, file) in files.iter().enumerate() {
-        seen.clear();
-        for chunk in file.chunks {
-            for word in chunk.text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')) {
-                if let Some((&name, defs)) = defined.get_key_value(word)
-                    && !defs.contains(&f)
-                    && seen.insert(name)
-                {
-                    *named.entry(name).or_default() += 1;
+    // Per file, the defined names it mentions and does not define itself.
+    let named_in: Vec<Vec<&'a str>> = files
+        .par_iter()
+        .enumerate()
+        .map(|(f, file)| {
+            let mut seen: HashSet<&'a str> = HashSet::new();
+            for chunk in file.chunks {
+                for word in words(&chunk.text) {
+                    if let Some((&name, defs)) = defined.get_key_value(word)
+                        && !defs.contains(&f)
+                    {
+                        seen.insert(name);
+                    }
                 }
             }
-        }
+            seen.into_iter().collect()
+        })
+        .collect();
+    let mut named: HashMap<&'a str, usize> = HashMap::new();
+    for name in named_in.into_iter().flatten() {
+        *named.entry(name).or_default() += 1;
     }
-    named
-        .into_iter()
-        .map(|(name, n)| (name, n as f64 / defined[name].len().max(1) as f64))
-        .collect()
+    named.into_iter().map(|(name, n)| (name, n as f64 / defined[name].len() as f64)).collect()
+}
+
+/// The identifier-like words of a text: runs of letters, digits, `_` and `$`.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).filter(|w| !w.is_empty())
 }
 
 #[cfg(test)]
@@ -318,6 +367,33 @@ mod tests {
         assert!(at("get") < at("test_send"), "{got:?}");
         // Every entry comes after the entry that encloses it.
         assert!(at("Client") < at("Client.send") && at("Client") < at("Client._retry"));
+    }
+
+    #[test]
+    fn a_method_that_outranks_its_class_still_comes_after_it() {
+        // A private class whose one method every other file calls, and a test module.
+        let files = [
+            chunked(
+                "pkg/registry.py",
+                "class _Registry:\n    def register_plugin(self, name):\n        return name\n\n\ndef _helper():\n    pass\n",
+            ),
+            chunked("pkg/a.py", "def a():\n    return REG.register_plugin('a')\n"),
+            chunked("pkg/b.py", "def b():\n    return REG.register_plugin('b')\n"),
+            chunked("pkg/c.py", "def c():\n    return REG.register_plugin('c')\n"),
+            chunked(
+                "src/lib.rs",
+                "pub fn run() {}\n\n#[cfg(test)]\nmod tests {\n    pub fn run_twice() {}\n}\n",
+            ),
+        ];
+        let got = names(&files, &rank(&files));
+        let at = |n: &str| got.iter().position(|g| g == n).expect(n);
+        // The method weighs more than its private class (it is named in three other files)...
+        assert!(at("_Registry.register_plugin") < at("_helper"), "{got:?}");
+        // ...and is placed right after it.
+        assert_eq!(at("_Registry") + 1, at("_Registry.register_plugin"), "{got:?}");
+        // A test module and what it holds weigh as tests do.
+        assert!(at("run") < at("tests") && at("tests") < at("tests::run_twice"), "{got:?}");
+        assert!(at("a") < at("tests"), "{got:?}");
     }
 
     #[test]

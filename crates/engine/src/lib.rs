@@ -59,7 +59,7 @@ pub use file::{
     Context, DEFAULT_MAX_FILE_SIZE, FileResult, Settings, chunk_decoded, chunk_file, chunk_text,
     dump_atoms,
 };
-pub use importance::{RankFile, largest_fitting, ranked_entries};
+pub use importance::{LEFT_OUT_FIRST, RankFile, first_ranked, largest_fitting, ranked_entries};
 pub use index::{IndexReport, IndexState, TermIndex, index_root};
 pub use marks::{
     GENERATOR, is_cache_dir, is_cleave_output_dir, is_cleave_output_file, is_cleave_temp,

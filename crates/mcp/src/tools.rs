@@ -6,8 +6,9 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use cleave_engine::{
-    ChunkSizer, FileResult, Outcome, OutlineEntry, Passage, Query, QueryType, Tokenizer, Unit,
-    largest_fitting, ranked_entries, read_ids, render_passages, select,
+    ChunkSizer, FileResult, LEFT_OUT_FIRST, Outcome, OutlineEntry, Passage, Query, QueryType,
+    Tokenizer, Unit, first_ranked, largest_fitting, ranked_entries, read_ids, render_passages,
+    select,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
@@ -76,8 +77,9 @@ pub struct OutlineParams {
     /// A file or folder: relative to a root (the first root under which it exists; "." is the
     /// first root) or absolute inside one.
     pub path: String,
-    /// Most units of the answer (default 16000): entries nested deepest are left out first,
-    /// then files are paged (see `next_cursor`).
+    /// Most units of the answer (default 16000): the least important entries are left out
+    /// first (nested, private, in tests, named in no other file, short), then files are paged
+    /// (see `next_cursor`).
     pub budget: Option<usize>,
     /// Where to go on: the `next_cursor` of the previous answer.
     pub cursor: Option<String>,
@@ -189,7 +191,7 @@ pub struct FileOutline {
     pub doc_type: Option<String>,
     /// Confidence of the document type, 0 to 1.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub doc_type_confidence: Option<f32>,
+    pub doc_type_confidence: Option<f64>,
     /// Size of its text in bytes.
     pub bytes: u64,
     /// Ids of its chunks, in order.
@@ -267,7 +269,12 @@ impl FileOutline {
             reason,
             language: file.language.clone(),
             doc_type: file.doc_class.as_ref().map(|c| c.0.clone()),
-            doc_type_confidence: file.doc_class.as_ref().map(|c| c.1),
+            // Two decimals, as an f64: an f32 goes out as 0.30000001192092896, longer than
+            // what the budget measured.
+            doc_type_confidence: file
+                .doc_class
+                .as_ref()
+                .map(|c| (f64::from(c.1) * 100.0).round() / 100.0),
             bytes: file.bytes,
             chunks: file.chunks.iter().map(|c| c.id.clone()).collect(),
             entries: file.outline.iter().flatten().map(Entry::from).collect(),
@@ -506,8 +513,10 @@ impl State {
             let offset = parse_cursor(p.cursor.as_deref(), print)?;
             let rest = files.get(offset..).unwrap_or_default();
             let page: Vec<FileOutline> = rest.iter().map(FileOutline::of).collect();
-            let input: Vec<_> = rest.iter().map(FileResult::rank_file).collect();
-            let ranked = ranked_entries(&input);
+            let ranked = || {
+                let input: Vec<_> = rest.iter().map(FileResult::rank_file).collect();
+                ranked_entries(&input)
+            };
             let head = OutlineResult {
                 root,
                 path: target.rel.clone(),
@@ -517,7 +526,7 @@ impl State {
                 note: None,
                 next_cursor: None,
             };
-            fit_outline(head, page, &ranked, offset, budget, unit.sizer(), print)
+            fit_outline(head, page, ranked, offset, budget, unit.sizer(), print)
         })?;
         res
     }
@@ -671,18 +680,16 @@ impl State {
 fn fit_outline(
     head: OutlineResult,
     page: Vec<FileOutline>,
-    ranked: &[(usize, usize)],
+    ranked: impl FnOnce() -> Vec<(usize, usize)>,
     offset: usize,
     budget: usize,
     sizer: &dyn ChunkSizer,
     print: u64,
 ) -> Result<OutlineResult, String> {
     let total_entries: usize = page.iter().map(|f| f.entries.len()).sum();
-    let with_first = |files: &[FileOutline], k: usize| -> Vec<FileOutline> {
-        let mut keep: Vec<Vec<bool>> = files.iter().map(|f| vec![false; f.entries.len()]).collect();
-        for &(f, e) in ranked.iter().filter(|(f, _)| *f < files.len()).take(k) {
-            keep[f][e] = true;
-        }
+    let with_first = |files: &[FileOutline], ranked: &[(usize, usize)], k: usize| {
+        let entries: Vec<usize> = files.iter().map(|f| f.entries.len()).collect();
+        let keep = first_ranked(&entries, ranked, k, |f| f < files.len());
         files
             .iter()
             .zip(keep)
@@ -692,13 +699,13 @@ fn fit_outline(
                 f.entries.retain(|_| kept.next().unwrap_or(false));
                 f
             })
-            .collect()
+            .collect::<Vec<FileOutline>>()
     };
     // Files alone, counted one by one: past the first that would overflow the budget no
     // entries can fit, so the rest wait for the next page.
     let mut fits = page.len();
     let mut used = json_size(&head, sizer);
-    for (i, file) in with_first(&page, 0).iter().enumerate() {
+    for (i, file) in with_first(&page, &[], 0).iter().enumerate() {
         used = used.saturating_add(json_size(file, sizer) + 1);
         if used > budget {
             fits = i;
@@ -706,16 +713,17 @@ fn fit_outline(
         }
     }
     if fits == page.len() {
+        // Ranked only now: a page of files alone needs no ranking.
+        let ranked = ranked();
         let answer = |k: usize| {
-            let files = with_first(&page, k);
+            let files = with_first(&page, &ranked, k);
             let kept: usize = files.iter().map(|f| f.entries.len()).sum();
             let mut out = OutlineResult { files, ..clone_head(&head) };
             if kept < total_entries {
                 out.left_out_entries = total_entries - kept;
                 out.note = Some(format!(
                     "{} of {total_entries} entries left out, the least important first \
-                     (nested, private, in tests, named in no other file, short): a larger \
-                     budget, or a narrower path, shows them",
+                     ({LEFT_OUT_FIRST}): a larger budget, or a narrower path, shows them",
                     total_entries - kept
                 ));
             }
@@ -730,7 +738,7 @@ fn fit_outline(
     }
     // Files alone do not all fit: as many as do, and a cursor for the rest. Sizes measured one
     // file at a time can miss by the separators, so the whole page is measured again.
-    let mut files = with_first(&page[..fits], 0);
+    let mut files = with_first(&page[..fits], &[], 0);
     loop {
         let n = files.len();
         if n == 0 {
