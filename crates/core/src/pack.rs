@@ -475,16 +475,14 @@ impl<'s, 't> Packer<'s, 't> {
         let mut run: Option<Piece<'t>> = None;
         // Parts after the first start after every atom on the stack.
         let inner_scope = self.intern_scope(stack.to_vec());
-        let mut before: Option<Range<usize>> = None;
-        for (i, part) in parts.into_iter().enumerate() {
-            let b = match &before {
+        for (i, part) in parts.iter().cloned().enumerate() {
+            let b = match i.checked_sub(1).map(|p| parts[p].clone()) {
                 None => boundary,
                 Some(prev) if grain == Grain::Lines => {
-                    line_boundary(&text[prev.clone()], &text[part.clone()])
+                    line_boundary(&text[prev], &text[part.clone()])
                 }
                 Some(_) => inner,
             };
-            before = Some(part.clone());
             let scope = if i == 0 { self.scope_at(stack, part.start) } else { inner_scope };
             let room = self.room.saturating_sub(self.reserved_header(scope, self.full_cap));
             let size = self.size(part.clone());
