@@ -1,16 +1,19 @@
 //! PDF → a text view with one location per page: each page's text in the extractor's reading
 //! order (pdf_oxide), pages joined with a form feed, bookmarks (the outline) as Markdown
-//! headings on the page they point to, ligatures folded, accents set apart composed with
-//! their letters, and words hyphenated at a line end joined where that is safe.
+//! headings on the page they point to, word spaces the extractor lost put back from the
+//! glyphs' positions ([`gaps`]), ligatures folded, accents set apart composed with their
+//! letters, and words hyphenated at a line end joined where that is safe.
 //!
 //! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
 //! are extracted one at a time, so beyond the text view itself a worker holds one page's
-//! spans at a time, never the whole document's.
+//! spans and glyphs at a time, never the whole document's.
 
 use pdf_oxide::PdfDocument;
 use pdf_oxide::outline::{Destination, OutlineItem};
 
 use super::{Document, PageLabel};
+
+mod gaps;
 
 /// Where a PDF may start: some files carry junk before `%PDF-`, readers allow 1 KiB of it.
 const HEADER_WINDOW: usize = 1024;
@@ -52,6 +55,10 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
                 continue;
             }
         };
+        let raw = match doc.extract_chars(page) {
+            Ok(chars) => gaps::restore(&raw, &glyphs(&chars)).unwrap_or(raw),
+            Err(_) => raw,
+        };
         let mut text = dehyphenate(&clean(&raw));
         mark_headings(&mut text, headings.get(page).map_or(&[][..], Vec::as_slice));
         out.push_str(&text);
@@ -72,6 +79,25 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         )]
     };
     Ok(Document { text: out, locations, notes })
+}
+
+/// A page's glyphs for the word-gap check; a glyph set at an angle parts lines, as a space
+/// does (its neighbours are not on one line with it).
+fn glyphs(chars: &[pdf_oxide::layout::TextChar]) -> Vec<gaps::Glyph> {
+    chars
+        .iter()
+        .map(|c| {
+            let upright =
+                c.rotation_degrees.abs() < 0.5 || (c.rotation_degrees - 360.0).abs() < 0.5;
+            gaps::Glyph {
+                c: if upright { c.char } else { ' ' },
+                left: c.bbox.x,
+                right: c.bbox.x + c.bbox.width,
+                base: c.origin_y,
+                size: c.font_size,
+            }
+        })
+        .collect()
 }
 
 /// Page numbers as a short list: `3, 7-9, 12`, the first 20 runs and a count of the rest.
