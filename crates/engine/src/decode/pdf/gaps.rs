@@ -45,9 +45,19 @@ const SAME_LINE_EM: f32 = 0.3;
 /// in the text: a shorter one may be found in the wrong place.
 const MIN_TOKEN: usize = 6;
 
+/// The most tokens of a page looked for in its text, and the longest page text searched: each
+/// search reads the page's text once, so these bound the work on a pathological page (a data
+/// dump of one page, a page of glyphs set one by one) to well under a second. A real page has
+/// a few kilobytes of text and at most a few hundred tokens with a gap.
+const MAX_SEARCHES: usize = 512;
+const MAX_TEXT: usize = 256 * 1024;
+
 /// The page's text with the word spaces put back that the glyphs show and the text glued;
 /// `None` when there are none.
 pub(super) fn restore(text: &str, glyphs: &[Glyph]) -> Option<String> {
+    if text.len() > MAX_TEXT {
+        return None;
+    }
     // The text without white space, and where each of its bytes came from.
     let mut compact = String::with_capacity(text.len());
     let mut origin = Vec::with_capacity(text.len());
@@ -58,8 +68,9 @@ pub(super) fn restore(text: &str, glyphs: &[Glyph]) -> Option<String> {
         }
     }
     let mut spaces = Vec::new();
+    let mut searches = MAX_SEARCHES;
     for line in lines(glyphs) {
-        line.put_back(text, &compact, &origin, &mut spaces);
+        line.put_back(text, &compact, &origin, &mut searches, &mut spaces);
     }
     if spaces.is_empty() {
         return None;
@@ -158,7 +169,14 @@ impl Line {
     /// line is looked for in the text (a line may be read in parts, its page number elsewhere);
     /// the gaps of the tokens found once are put back when the text glued more of the line's
     /// letter pairs than it parted (by a space glyph, or a space at a gap).
-    fn put_back(&self, text: &str, compact: &str, origin: &[usize], spaces: &mut Vec<usize>) {
+    fn put_back(
+        &self,
+        text: &str,
+        compact: &str,
+        origin: &[usize],
+        searches: &mut usize,
+        spaces: &mut Vec<usize>,
+    ) {
         let mut found = Vec::new();
         let (mut kept, mut glued) = (self.by_spaces, 0);
         let mut gaps = self.gaps.iter().peekable();
@@ -169,9 +187,10 @@ impl Line {
                 mine.push(gap);
             }
             let token = &self.letters[start..end];
-            if mine.is_empty() || token.chars().count() < MIN_TOKEN {
+            if mine.is_empty() || token.chars().count() < MIN_TOKEN || *searches == 0 {
                 continue;
             }
+            *searches -= 1;
             let Some(at) = compact.find(token) else { continue };
             let first = token.chars().next().map_or(1, char::len_utf8);
             if compact[at + first..].contains(token) {
@@ -293,6 +312,23 @@ mod tests {
         assert_eq!(restore("TableSix and TableSix", &glyphs), None);
         // Found nowhere (the text reads it otherwise).
         assert_eq!(restore("Table 6", &glyphs), None);
+    }
+
+    #[test]
+    fn a_page_searches_a_bounded_number_of_tokens() {
+        // 600 glued lines: the first 512 are looked for and mended, the rest left as they are.
+        let mut glyphs = Vec::new();
+        let mut text = String::new();
+        for i in 0..600 {
+            let (a, b) = (format!("w{i:03}a"), format!("w{i:03}b"));
+            glyphs.extend(line(&[a.as_str(), b.as_str()], 0.33, 10_000.0 - 20.0 * i as f32));
+            text.push_str(&format!("{a}{b}\n"));
+        }
+        let out = restore(&text, &glyphs).expect("mended");
+        assert!(out.contains("w000a w000b\n") && out.contains("w511a w511b\n"));
+        assert!(out.contains("w512aw512b\n") && out.contains("w599aw599b\n"));
+        let big = "x".repeat(MAX_TEXT + 1);
+        assert_eq!(restore(&big, &glyphs), None);
     }
 
     #[test]
