@@ -179,13 +179,12 @@ impl Line {
     ) {
         let mut found = Vec::new();
         let (mut kept, mut glued) = (self.by_spaces, 0);
-        let mut gaps = self.gaps.iter().peekable();
+        // The gaps are in line order: each token takes the run of them before its end.
+        let mut rest = self.gaps.as_slice();
         for (i, &start) in self.tokens.iter().enumerate() {
             let end = self.tokens.get(i + 1).copied().unwrap_or(self.letters.len());
-            let mut mine = Vec::new();
-            while let Some(gap) = gaps.next_if(|g| g.at < end) {
-                mine.push(gap);
-            }
+            let (mine, after) = rest.split_at(rest.partition_point(|g| g.at < end));
+            rest = after;
             let token = &self.letters[start..end];
             if mine.is_empty() || token.chars().count() < MIN_TOKEN || *searches == 0 {
                 continue;
