@@ -36,7 +36,7 @@ pub(super) struct Glyph {
 /// The least gap between two glyphs of one line that parts two words, in ems of the larger
 /// font: TeX's interword space is a third of an em and shrinks to about 0.22; letters of a word
 /// sit within a tenth of an em of each other (kerning, italic correction).
-const WORD_GAP_EM: f32 = 0.2;
+pub(super) const WORD_GAP_EM: f32 = 0.2;
 
 /// How far two glyphs' baselines may be apart and still be on one line, in ems.
 const SAME_LINE_EM: f32 = 0.3;
@@ -50,7 +50,7 @@ const MIN_TOKEN: usize = 6;
 /// dump of one page, a page of glyphs set one by one) to well under a second. A real page has
 /// a few kilobytes of text and at most a few hundred tokens with a gap.
 const MAX_SEARCHES: usize = 512;
-const MAX_TEXT: usize = 256 * 1024;
+pub(super) const MAX_TEXT: usize = 256 * 1024;
 
 /// The page's text with the word spaces put back that the glyphs show and the text glued;
 /// `None` when there are none.

@@ -1,8 +1,9 @@
 //! PDF → a text view with one location per page: each page's text in the extractor's reading
 //! order (pdf_oxide), pages joined with a form feed, bookmarks (the outline) as Markdown
 //! headings on the page they point to, word spaces the extractor lost put back from the
-//! glyphs' positions ([`gaps`]), ligatures folded, accents set apart composed with their
-//! letters, and words hyphenated at a line end joined where that is safe.
+//! glyphs' positions ([`gaps`]), words whose letters the typesetter raised or lowered
+//! (`LaTeX`, `TeX`) written whole again ([`shifted`]), ligatures folded, accents set apart
+//! composed with their letters, and words hyphenated at a line end joined where that is safe.
 //!
 //! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
 //! are extracted one at a time, so beyond the text view itself a worker holds one page's
@@ -14,6 +15,7 @@ use pdf_oxide::outline::{Destination, OutlineItem};
 use super::{Document, PageLabel};
 
 mod gaps;
+mod shifted;
 
 /// Where a PDF may start: some files carry junk before `%PDF-`, readers allow 1 KiB of it.
 const HEADER_WINDOW: usize = 1024;
@@ -56,7 +58,11 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             }
         };
         let raw = match doc.extract_chars(page) {
-            Ok(chars) => gaps::restore(&raw, &glyphs(&chars)).unwrap_or(raw),
+            Ok(chars) => {
+                let glyphs = glyphs(&chars);
+                let raw = gaps::restore(&raw, &glyphs).unwrap_or(raw);
+                shifted::restore(&raw, &glyphs).unwrap_or(raw)
+            }
             Err(_) => raw,
         };
         let mut text = dehyphenate(&clean(&raw));
