@@ -42,6 +42,10 @@ const ROW_EM: f32 = 0.02;
 /// The most shifted glyphs and distinct words handled on a page: a logo-heavy page has a few
 /// dozen; a page of scattered glyphs is left alone.
 const MAX_SHIFTED: usize = 1024;
+/// The most rows on each side of a glyph's own that are looked at for its line: a page of
+/// glyphs each on a baseline of its own (a plot's labels) would otherwise cost the square of
+/// its glyphs.
+const NEAR_ROWS: usize = 8;
 const MAX_WORDS: usize = 128;
 
 /// A word that holds shifted letters, as the glyphs show it.
@@ -56,7 +60,7 @@ struct Word {
 /// The page's text with the words that hold raised or lowered letters written whole and the
 /// stray copies of those letters taken out; `None` when nothing changes.
 pub(super) fn restore(text: &str, glyphs: &[Glyph]) -> Option<String> {
-    if text.len() > MAX_TEXT {
+    if text.len() > MAX_TEXT || glyphs.len() > MAX_TEXT {
         return None;
     }
     let words = shifted_words(glyphs);
@@ -161,10 +165,8 @@ fn shifted_words(glyphs: &[Glyph]) -> Vec<Word> {
                 continue;
             }
             let reach = 2.0 * SHIFT_MAX_EM * g.size.max(1.0);
-            let lo = bases.partition_point(|&b| b < g.base - reach);
-            let hi = bases.partition_point(|&b| b <= g.base + reach);
             let mut best: Option<(f32, usize, usize)> = None;
-            for h in lo..hi {
+            for h in near_rows(&bases, r, g.base, reach) {
                 if h == r {
                     continue;
                 }
@@ -269,6 +271,14 @@ fn shifted_words(glyphs: &[Glyph]) -> Vec<Word> {
     out.sort_by(|a, b| b.letters.len().cmp(&a.letters.len()).then(a.letters.cmp(&b.letters)));
     out.truncate(MAX_WORDS);
     out
+}
+
+/// The rows whose baselines are within `reach` of `base`, at most [`NEAR_ROWS`] on each side
+/// of row `r` (the row at `base`; `bases` ascending).
+fn near_rows(bases: &[f32], r: usize, base: f32, reach: f32) -> std::ops::Range<usize> {
+    let lo = bases.partition_point(|&b| b < base - reach).max(r.saturating_sub(NEAR_ROWS));
+    let hi = bases.partition_point(|&b| b <= base + reach).min(r + 1 + NEAR_ROWS);
+    lo..hi.max(lo)
 }
 
 /// Where the text holds `word`: its letters on the line in order, at most two stray shifted
@@ -549,6 +559,27 @@ mod tests {
         // A neighbouring line is no shifted letter of this one.
         let glyphs = [line(&["first", "line"], 700.0), line(&["second", "line"], 688.0)].concat();
         assert_eq!(restore("first line\nsecond line\n", &glyphs), None);
+    }
+
+    #[test]
+    fn a_glyph_looks_at_a_bounded_number_of_rows() {
+        // Baselines a hundredth of a point apart (a plot's labels, each glyph on its own):
+        // thousands of rows within reach, of which the nearest few on each side are seen.
+        let bases: Vec<f32> = (0..40_000).map(|i| i as f32 * 0.01).collect();
+        let rows = near_rows(&bases, 20_000, 200.0, 6.0);
+        assert_eq!(rows, 20_000 - NEAR_ROWS..20_001 + NEAR_ROWS);
+        // Few rows: all within reach, none beyond it.
+        let bases = [100.0, 697.0, 700.0, 702.0, 720.0];
+        assert_eq!(near_rows(&bases, 2, 700.0, 6.0), 1..4);
+        assert_eq!(near_rows(&bases, 0, 100.0, 6.0), 0..1);
+        // And a page of such glyphs is read through.
+        let glyphs: Vec<Glyph> = (0..40_000)
+            .map(|i| {
+                let x = (i % 7) as f32 * 4.0;
+                Glyph { c: 'x', left: x, right: x + 5.0, base: i as f32 * 0.01, size: SIZE }
+            })
+            .collect();
+        assert_eq!(restore(&"x".repeat(40_000), &glyphs), None);
     }
 
     #[test]
