@@ -16,13 +16,15 @@
 //!   its own line; a superscript before a space or an operator, a limit above a sum, a
 //!   fraction's numerator or a neighbouring line are none;
 //! - a word is looked for by its other letters in their order, with at most two stray shifted
-//!   letters between them, parted from the text around it (no letter or digit glued before or
-//!   after); a word the text holds more often than the glyphs show is left alone;
+//!   letters between them and its own shifted letters right after it (`LT XE`, `REVT X E`),
+//!   parted from the text around it (no letter or digit glued before or after); longer words
+//!   first, so `LaTeX,` is not taken for `LaTeX`; a word the text holds more often than the
+//!   glyphs show is left alone; two shifted glyphs stacked at one place (`ds²ᵣ`) drop it;
 //! - the page keeps every letter it had: each letter written into a word is taken out of a
-//!   place where the extractor left a stray one (a line of lone shifted letters, a lone one at
-//!   a line's end, one glued to the end of a line after a lower-case letter), and when the
-//!   strays cannot all be found, or a word took more letters than it gives back, the page is
-//!   left as the extractor read it.
+//!   place where the extractor left a stray one (a line of lone shifted letters, lone ones at
+//!   a line's end, one glued to the end of a line after a lower-case letter or punctuation),
+//!   and when the strays cannot all be found, or a word took more letters than it gives back,
+//!   the page is left as the extractor read it.
 
 use std::collections::BTreeMap;
 
@@ -40,13 +42,13 @@ const TIGHT_EM: f32 = 0.15;
 /// Glyphs whose baselines are this close (in ems) are on one row.
 const ROW_EM: f32 = 0.02;
 /// The most shifted glyphs and distinct words handled on a page: a logo-heavy page has a few
-/// dozen; a page of scattered glyphs is left alone.
+/// dozen; the rest of a page of scattered glyphs is left alone.
 const MAX_SHIFTED: usize = 1024;
+const MAX_WORDS: usize = 128;
 /// The most rows on each side of a glyph's own that are looked at for its line: a page of
 /// glyphs each on a baseline of its own (a plot's labels) would otherwise cost the square of
 /// its glyphs.
 const NEAR_ROWS: usize = 8;
-const MAX_WORDS: usize = 128;
 
 /// A word that holds shifted letters, as the glyphs show it.
 struct Word {
