@@ -335,13 +335,7 @@ mod tests {
         // A small generator (no dependency): lines of words over multi-byte letters, gaps and
         // space glyphs at random, the text with the lines in another order and spaces kept,
         // dropped or doubled at random.
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::decode::pdf::tests::random(0x2545_f491_4f6c_dd1d);
         let alphabet = ['a', 'b', 'é', 'ﬁ', '年', '.', '1', 'Z'];
         let mut repaired = 0;
         for _ in 0..2000 {

@@ -87,8 +87,8 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     Ok(Document { text: out, locations, notes })
 }
 
-/// A page's glyphs for the word-gap check; a glyph set at an angle parts lines, as a space
-/// does (its neighbours are not on one line with it).
+/// A page's glyphs for the word-gap and shifted-letter repairs; a glyph set at an angle parts
+/// lines, as a space does (its neighbours are not on one line with it).
 fn glyphs(chars: &[pdf_oxide::layout::TextChar]) -> Vec<gaps::Glyph> {
     chars
         .iter()
@@ -549,6 +549,17 @@ fn letters_of(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small seeded generator for the generated tests (xorshift, no dependency): each call
+    /// gives a number below `n`.
+    pub(super) fn random(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
 
     #[test]
     fn lost_pages_are_listed_as_runs() {

@@ -59,6 +59,22 @@ struct Word {
     count: usize,
 }
 
+impl Word {
+    /// Its letters on the line (`true`) or shifted off it (`false`), in order.
+    fn letters_where(&self, on_line: bool) -> impl Iterator<Item = char> + '_ {
+        self.letters
+            .iter()
+            .zip(&self.on_line)
+            .filter(move |(_, on)| **on == on_line)
+            .map(|(c, _)| *c)
+    }
+}
+
+/// Whether the byte range `start..end` overlaps none of `spans`.
+fn clear_of(spans: &[(usize, usize)], start: usize, end: usize) -> bool {
+    spans.iter().all(|&(s, e)| end <= s || start >= e)
+}
+
 /// The page's text with the words that hold raised or lowered letters written whole and the
 /// stray copies of those letters taken out; `None` when nothing changes.
 pub(super) fn restore(text: &str, glyphs: &[Glyph]) -> Option<String> {
@@ -70,10 +86,7 @@ pub(super) fn restore(text: &str, glyphs: &[Glyph]) -> Option<String> {
         return None;
     }
     let strays: Vec<char> = {
-        let mut s: Vec<char> = words
-            .iter()
-            .flat_map(|w| w.letters.iter().zip(&w.on_line).filter(|(_, on)| !**on).map(|(c, _)| *c))
-            .collect();
+        let mut s: Vec<char> = words.iter().flat_map(|w| w.letters_where(false)).collect();
         s.sort_unstable();
         s.dedup();
         s
@@ -294,11 +307,9 @@ fn find_all(
     strays: &[char],
     taken: &[(usize, usize)],
 ) -> Vec<(usize, usize)> {
-    let on_line: Vec<char> =
-        word.letters.iter().zip(&word.on_line).filter(|(_, on)| **on).map(|(c, _)| *c).collect();
+    let on_line: Vec<char> = word.letters_where(true).collect();
     let Some(&first) = on_line.first() else { return Vec::new() };
-    let off_line: Vec<char> =
-        word.letters.iter().zip(&word.on_line).filter(|(_, on)| !**on).map(|(c, _)| *c).collect();
+    let off_line: Vec<char> = word.letters_where(false).collect();
     let allowed = 2 * off_line.len();
     let mut found = Vec::new();
     let mut i = 0;
@@ -350,8 +361,7 @@ fn find_all(
             let parted = !text[..start].chars().next_back().is_some_and(char::is_alphanumeric)
                 && !text[end..].chars().next().is_some_and(char::is_alphanumeric);
             let lines = text[start..end].matches('\n').count();
-            let free = taken.iter().all(|&(s, e)| end <= s || start >= e);
-            if parted && lines <= 1 && free {
+            if parted && lines <= 1 && clear_of(taken, start, end) {
                 found.push((start, end));
                 if found.len() > word.count {
                     // More than the glyphs show: the caller leaves the word alone.
@@ -375,7 +385,6 @@ fn stray_cuts(
     taken: &[(usize, usize)],
     moved: &mut BTreeMap<char, i64>,
 ) -> Option<Vec<(usize, usize)>> {
-    let outside = |s: usize, e: usize| taken.iter().all(|&(ts, te)| e <= ts || s >= te);
     let want = |moved: &BTreeMap<char, i64>, c: char| moved.get(&c).is_some_and(|&n| n > 0);
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     let lines: Vec<(usize, &str)> = {
@@ -392,7 +401,7 @@ fn stray_cuts(
     for &(at, line) in &lines {
         let body = line.trim_end_matches('\n');
         let tokens: Vec<&str> = body.split_whitespace().collect();
-        if tokens.is_empty() || !outside(at, at + line.len()) {
+        if tokens.is_empty() || !clear_of(taken, at, at + line.len()) {
             continue;
         }
         let mut need: BTreeMap<char, i64> = BTreeMap::new();
@@ -432,8 +441,8 @@ fn stray_cuts(
                 };
                 if !want(moved, c)
                     || !fits
-                    || !outside(start, *end)
-                    || cuts.iter().any(|&(s, e)| start < e && s < *end)
+                    || !clear_of(taken, start, *end)
+                    || !clear_of(&cuts, start, *end)
                 {
                     break;
                 }
@@ -586,13 +595,7 @@ mod tests {
 
     #[test]
     fn letters_are_kept_whatever_the_glyphs_and_text() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::decode::pdf::tests::random(0x9e37_79b9_7f4a_7c15);
         let pool = ["L^AT_EX", "T_EX", "Lua", "LuaT_EX", "H_2O", "of", "é^ł_年", "A", "E"];
         let mut mended = 0;
         for _ in 0..3000 {
