@@ -2,7 +2,9 @@
 //! order (pdf_oxide), pages joined with a form feed, bookmarks (the outline) as Markdown
 //! headings on the page they point to, word spaces the extractor lost put back from the
 //! glyphs' positions ([`gaps`]), words whose letters the typesetter raised or lowered
-//! (`LaTeX`, `TeX`) written whole again ([`shifted`]), ligatures folded, accents set apart
+//! (`LaTeX`, `TeX`) written whole again ([`shifted`]), a table of contents whose page numbers
+//! the extractor read apart from their entries read again by rows of glyphs ([`rows`]),
+//! ligatures folded, accents set apart
 //! composed with their letters, and words hyphenated at a line end joined where that is safe.
 //!
 //! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
@@ -15,6 +17,7 @@ use pdf_oxide::outline::{Destination, OutlineItem};
 use super::{Document, PageLabel};
 
 mod gaps;
+mod rows;
 mod shifted;
 
 /// Where a PDF may start: some files carry junk before `%PDF-`, readers allow 1 KiB of it.
@@ -60,8 +63,12 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
-                let raw = gaps::restore(&raw, &glyphs).unwrap_or(raw);
-                shifted::restore(&raw, &glyphs).unwrap_or(raw)
+                if let Some(read) = rows::reread(&raw, &glyphs) {
+                    read
+                } else {
+                    let raw = gaps::restore(&raw, &glyphs).unwrap_or(raw);
+                    shifted::restore(&raw, &glyphs).unwrap_or(raw)
+                }
             }
             Err(_) => raw,
         };
