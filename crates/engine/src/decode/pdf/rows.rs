@@ -1,44 +1,54 @@
-//! Pages whose dot leaders lost their page numbers, read again a row of glyphs at a time.
+//! Pages read a row of glyphs at a time.
 //!
-//! pdf_oxide reads some tables of contents as if they were set in columns: the entries with
-//! their dot leaders first, then the page numbers, glued into runs of digits further down the
-//! page, and with them whatever else its column cut took along (holtxdoc's first page reads
-//! `2.7.1 Package` with no leader, `doc . . . . 66` among the numbers, `22`, `223`, `456`,
-//! `889999` after the abstract, and the title's first word apart from the rest). The glyphs
-//! still say which number ends which entry: it sits on the entry's baseline. Such a page is
-//! read again from its glyphs, a row per baseline, top to bottom and left to right, as a
-//! single-column page is read.
+//! pdf_oxide's text assembly puts a page's text in an order of its own making, and on a page
+//! of one column that order is often not the page's: it reads some tables of contents as if
+//! set in two columns (holtxdoc's first page: the entries with their dot leaders, then the page
+//! numbers glued into runs such as `223` and `889999` after the abstract, with `doc` of
+//! `2.7.1 Package doc` among them), sets the raised and lowered letters of TeX's logos on lines
+//! of their own (`LT X` / `A E`) and moves a title's first word away from the rest. The glyphs
+//! still say where each letter is. A page of one column is read from them: a row per line of
+//! text, top to bottom and left to right, a space where a space glyph or a word gap stands, a
+//! blank line where rows lie further apart than a paragraph's lines. Raised and lowered letters
+//! (a logo's `A`, a subscript, the `nd` of `2nd`) join the line they belong to; an accent set
+//! above a letter does not.
 //!
-//! Only where it is safe:
-//! - only on a page with at least [`MIN_ORPHANS`] lines that end in a dot leader with nothing
-//!   after it, and only when reading by rows leaves at most half as many;
+//! Only where it is safe; otherwise the page keeps the extractor's reading (and the word-gap
+//! and shifted-letter repairs of it):
 //! - never on a page set in columns (a band of its width that its rows' words all but never
 //!   cross, with a fifth of its letters or more on each side): reading its rows across would
 //!   interleave the columns;
-//! - only when the rows hold exactly the characters of the extractor's text (white space
-//!   aside): nothing is lost, added or read twice (a glyph set at an angle, which the rows
-//!   leave out, keeps the page as read).
-//!
-//! Letters raised or lowered inside a word (TeX's logos) lie within a row's reach of its
-//! baseline and so come back into their words here; a page read by rows needs neither the
-//! word-gap nor the shifted-letter repair.
+//! - never on a page where text is drawn over text (a label over a title): its rows would
+//!   interleave the two letter by letter;
+//! - only when the rows hold exactly the characters of the extractor's text, white space and
+//!   the line-end hyphens the extractor joined aside: nothing is lost, added or read twice (a
+//!   glyph set at an angle, which the rows leave out, keeps the page as read).
 
 use super::gaps::{Glyph, MAX_TEXT};
 
-/// The fewest lines ending in a dot leader with no page number after it that make a page
-/// worth reading again: one or two are a leader the author left open.
-const MIN_ORPHANS: usize = 3;
-
-/// The fewest dots that make a line's end a leader (an ellipsis has three).
-const MIN_LEADER_DOTS: usize = 5;
-
-/// How far a baseline may lie below the one above it and still be on its row, in ems of the
+/// How far raised or lowered letters may lie from the line they belong to, in ems of the
 /// larger font of the two: raised and lowered letters of TeX's logos
 /// sit 0.17-0.22 em off, lines of text at least 1 em apart.
 const ROW_EM: f32 = 0.3;
 
-/// Baselines closer than this (points) are one baseline.
-const SAME_BASE: f32 = 0.01;
+/// How far apart two glyphs' baselines may be on one line of text, in ems of the larger font
+/// (a line's glyphs may sit a fraction of a point apart).
+const LINE_EM: f32 = 0.1;
+
+/// A line of short runs whose font is smaller than this share of a line's font may be its
+/// script: raised or lowered by up to [`SCRIPT_EM`].
+const SCRIPT_SIZE: f32 = 0.9;
+
+/// How far a superscript or subscript in a smaller font may lie from its line, in ems of the
+/// line's font: TeX raises superscripts 0.36-0.45 em (`2nd`, footnote marks).
+const SCRIPT_EM: f32 = 0.5;
+
+/// The most pairs of neighbouring letters on a page's rows that may cover each other (a kerned
+/// pair, a glyph drawn twice for a bold effect) before the page counts as text drawn over text.
+const MAX_OVERPRINTS: usize = 2;
+
+/// The longest run of glyphs (letters less than a word gap apart) of a line that is no line
+/// of words of its own but raised or lowered letters of another: a logo's `A`, a subscript.
+const SHORT_RUN: usize = 3;
 
 /// Glyphs of one row closer than this (in ems of the page's usual font) are one run of words
 /// when looking for a gutter: words sit a third of an em apart and leader dots half an em,
@@ -70,42 +80,18 @@ const WORD_GAP_EM: f32 = 0.15;
 /// paragraph (a blank line in the text).
 const PARAGRAPH_PITCH: f32 = 1.6;
 
-/// The page read again by rows, when its text lost the page numbers of its dot leaders and the
-/// rows give them back; `None` otherwise.
-pub(super) fn reread(text: &str, glyphs: &[Glyph]) -> Option<String> {
+/// The page read by rows of its glyphs, when it is one column of text and the rows hold
+/// exactly the characters of the extractor's `text`; `None` otherwise.
+pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
     if text.len() > MAX_TEXT {
         return None;
     }
-    let before = orphans(text);
-    if before < MIN_ORPHANS {
-        return None;
-    }
     let rows = rows(glyphs);
-    if two_columns(&rows) {
+    if two_columns(&rows) || overprinted(&rows) {
         return None;
     }
     let out = render(&rows);
-    if orphans(&out) * 2 > before || !same_letters(&out, text) {
-        return None;
-    }
-    Some(out)
-}
-
-/// How many lines of `text` end in a dot leader with nothing after it.
-fn orphans(text: &str) -> usize {
-    text.lines()
-        .filter(|line| {
-            let mut dots = 0;
-            for c in line.trim_end().chars().rev() {
-                match c {
-                    '.' => dots += 1,
-                    ' ' => {}
-                    _ => break,
-                }
-            }
-            dots >= MIN_LEADER_DOTS
-        })
-        .count()
+    same_letters(&out, text).then_some(out)
 }
 
 /// Whether the rows hold the characters of the extractor's text, white space aside, but for
@@ -127,40 +113,125 @@ fn letters(text: &str) -> Vec<char> {
     out
 }
 
-/// The page's glyphs as rows, top to bottom, each left to right. Glyphs on one baseline are
-/// one group; a group joins the row of the group above it when their baselines are within
-/// [`ROW_EM`] of the larger font of the two groups (a raised `A` of a logo is set in a smaller
-/// font than the line it belongs to, and a line number in the margin in a smaller one still).
+/// The page's glyphs as rows, top to bottom, each left to right. Glyphs whose baselines lie
+/// within [`LINE_EM`] of each other are one line; a line of short runs only (a raised `A` of a
+/// logo, a subscript or two) joins the nearest line of words within [`ROW_EM`] of the larger
+/// font of the two (the raised `A` is set in a smaller font than its line). Two lines of words
+/// never join: a title in a large font and a line of small print beside it stay apart.
 fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
     let mut order: Vec<&Glyph> = glyphs.iter().collect();
     // Top first (PDF space grows upwards); the sort is stable, so glyphs on one baseline keep
     // the content stream's order until they are sorted by x.
     order.sort_by(|a, b| b.base.total_cmp(&a.base));
-    // Groups of one baseline: (first glyph in `order`, baseline, largest font).
-    let mut groups: Vec<(usize, f32, f32)> = Vec::new();
-    for (i, g) in order.iter().enumerate() {
-        match groups.last_mut() {
-            Some((_, base, size)) if *base - g.base <= SAME_BASE => *size = size.max(g.size),
-            _ => groups.push((i, g.base, g.size)),
+    let mut lines: Vec<Vec<Glyph>> = Vec::new();
+    let mut prev: Option<&Glyph> = None;
+    for g in order {
+        let same = prev.is_some_and(|p| p.base - g.base <= LINE_EM * g.size.max(p.size).max(1.0));
+        match lines.last_mut() {
+            Some(line) if same => line.push(*g),
+            _ => lines.push(vec![*g]),
         }
+        prev = Some(g);
     }
-    let mut out: Vec<Vec<Glyph>> = Vec::new();
-    for (k, &(start, base, size)) in groups.iter().enumerate() {
-        let end = groups.get(k + 1).map_or(order.len(), |g| g.0);
-        let glyphs = order[start..end].iter().map(|g| **g);
-        let joins = k > 0 && {
-            let (_, above, above_size) = groups[k - 1];
-            above - base <= ROW_EM * size.max(above_size).max(1.0)
+    for line in &mut lines {
+        line.sort_by(|a, b| a.left.total_cmp(&b.left));
+    }
+    let facts: Vec<(f32, f32, bool)> =
+        lines.iter().map(|l| (baseline(l), largest(l), longest_run(l) > SHORT_RUN)).collect();
+    // Where each line of short runs goes: the nearest line of words in reach, above or below,
+    // unless its glyphs sit over that line's (an accent set above a letter, a wide hat over a
+    // formula: a mark of its own, not letters of the line).
+    let mut host: Vec<Option<usize>> = vec![None; lines.len()];
+    for (i, &(base, size, words)) in facts.iter().enumerate() {
+        if words {
+            continue;
+        }
+        let reach = |j: usize| {
+            let (other, other_size, other_words) = facts[j];
+            let apart = (other - base).abs();
+            // A script in a smaller font than its line sits further off it.
+            let em = if size < SCRIPT_SIZE * other_size { SCRIPT_EM } else { ROW_EM };
+            (other_words && apart <= em * size.max(other_size).max(1.0)).then_some((apart, j))
         };
-        match out.last_mut() {
-            Some(row) if joins => row.extend(glyphs),
-            _ => out.push(glyphs.collect()),
-        }
+        let above = i.checked_sub(1).and_then(reach);
+        let below = (i + 1 < lines.len()).then(|| reach(i + 1)).flatten();
+        let nearest = match (above, below) {
+            (Some(a), Some(b)) => Some(if b.0 < a.0 { b.1 } else { a.1 }),
+            (a, b) => a.or(b).map(|(_, j)| j),
+        };
+        host[i] = nearest.filter(|&j| !sits_over(&lines[i], &lines[j]));
     }
+    let mut out: Vec<Vec<Glyph>> = vec![Vec::new(); lines.len()];
+    for (i, line) in lines.into_iter().enumerate() {
+        out[host[i].unwrap_or(i)].extend(line);
+    }
+    out.retain(|row| !row.is_empty());
     for row in &mut out {
         row.sort_by(|a, b| a.left.total_cmp(&b.left));
     }
     out
+}
+
+/// Whether a mark of `marks` (a glyph that is no letter or digit, see [`is_mark`]) covers more than half of a
+/// glyph of `line` (or of itself) across the page: an accent above its letter; a letter kerned
+/// into its neighbours (the `A` of LaTeX) is no mark. Both are sorted by their left edge.
+fn sits_over(marks: &[Glyph], line: &[Glyph]) -> bool {
+    let widest = line.iter().map(|g| g.right - g.left).fold(0.0, f32::max);
+    marks.iter().filter(|m| !m.c.is_whitespace() && is_mark(m.c)).any(|m| {
+        let from = line.partition_point(|g| g.left < m.left - widest);
+        line[from..].iter().take_while(|g| g.left < m.right).any(|g| covers(m, g))
+    })
+}
+
+/// Whether a char is a mark rather than a letter or digit: the spacing accents of TeX's fonts
+/// are symbols (`´`, `¨`) or modifier letters (`ˇ`, `ˆ`, U+02B0-02FF).
+fn is_mark(c: char) -> bool {
+    !c.is_alphanumeric() || ('\u{2b0}'..='\u{2ff}').contains(&c)
+}
+
+/// Whether two glyphs overlap across the page by more than half the narrower one's width.
+fn covers(a: &Glyph, b: &Glyph) -> bool {
+    let overlap = a.right.min(b.right) - a.left.max(b.left);
+    let narrower = (a.right - a.left).min(b.right - b.left);
+    !b.c.is_whitespace() && narrower > 0.0 && overlap > 0.5 * narrower
+}
+
+/// Whether text is drawn over other text on some row: more than [`MAX_OVERPRINTS`] pairs of
+/// neighbouring letters or digits on one line that cover each other (a label set over a title), which a
+/// reading by rows would interleave letter by letter.
+fn overprinted(rows: &[Vec<Glyph>]) -> bool {
+    let pairs = rows
+        .iter()
+        .flat_map(|row| row.windows(2))
+        .filter(|w| {
+            let (a, b) = (&w[0], &w[1]);
+            !is_mark(a.c)
+                && !is_mark(b.c)
+                && (a.base - b.base).abs() <= LINE_EM * a.size.max(b.size).max(1.0)
+                && covers(a, b)
+        })
+        .count();
+    pairs > MAX_OVERPRINTS
+}
+
+/// The largest font of a line.
+fn largest(line: &[Glyph]) -> f32 {
+    line.iter().map(|g| g.size).fold(0.0, f32::max)
+}
+
+/// The most glyphs of a line (sorted by x) in one run: glyphs less than a word gap apart.
+fn longest_run(line: &[Glyph]) -> usize {
+    let mut longest = 0;
+    let mut run = 0;
+    let mut prev: Option<&Glyph> = None;
+    for g in line.iter().filter(|g| !g.c.is_whitespace()) {
+        let joined =
+            prev.is_some_and(|p| g.left - p.right < WORD_GAP_EM * g.size.max(p.size).max(1.0));
+        run = if joined { run + 1 } else { 1 };
+        longest = longest.max(run);
+        prev = Some(g);
+    }
+    longest
 }
 
 /// Whether the page is set in columns: some band of its width that its rows' words all but
@@ -252,15 +323,26 @@ fn render(rows: &[Vec<Glyph>]) -> String {
         }
         let mut prev: Option<&Glyph> = None;
         let mut space = false;
+        // Whether the word so far is all raised or lowered glyphs: a footnote mark before the
+        // text it marks (`¹Only`) is a word of its own, a logo's `A` or the `nd` of `2nd` is not.
+        let mut all_script = false;
         for g in row {
             if g.c.is_whitespace() || g.c.is_control() {
                 space = prev.is_some();
                 continue;
             }
+            let script = (g.base - bases[i]).abs() > LINE_EM * g.size.max(1.0);
             if let Some(p) = prev
-                && (space || g.left - p.right >= WORD_GAP_EM * g.size.max(p.size).max(1.0))
+                && (space
+                    || g.left - p.right >= WORD_GAP_EM * g.size.max(p.size).max(1.0)
+                    || (all_script && !script))
             {
                 out.push(' ');
+                all_script = script;
+            } else if prev.is_none() {
+                all_script = script;
+            } else {
+                all_script &= script;
             }
             out.push(g.c);
             prev = Some(g);
@@ -346,7 +428,7 @@ mod tests {
         let leaders: Vec<String> = entries.iter().map(|e| without_number(e)).collect();
         let text =
             format!("Contents\n{}\n\n2358\nA E\n", leaders.join("\n")).replace("LATEX", "LTX");
-        let out = reread(&text, &glyphs).expect("read again");
+        let out = read(&text, &glyphs).expect("read by rows");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[0], "Contents");
@@ -357,24 +439,23 @@ mod tests {
     }
 
     #[test]
-    fn a_page_is_left_as_read_unless_the_rows_mend_it_losslessly() {
-        let entries =
-            [entry("One", "2", 688.0), entry("Two", "3", 676.0), entry("Six", "4", 664.0)];
-        let glyphs = entries.concat();
-        let open: Vec<String> = entries.iter().map(|e| without_number(e)).collect();
-        let orphaned = format!("{}\n234\n", open.join("\n"));
-        assert!(reread(&orphaned, &glyphs).is_some());
-        // Numbers already in place: nothing to mend.
-        assert_eq!(reread(&render(&rows(&glyphs)), &glyphs), None);
-        // Two leaders without their numbers are too few.
-        let two = format!("{}\n{}\n{} 4\n23\n", open[0], open[1], open[2]);
-        assert_eq!(reread(&two, &glyphs), None);
-        // The text holds a character the glyphs do not, or lacks one: left as read.
-        assert_eq!(reread(&format!("{orphaned}x\n"), &glyphs), None);
-        assert_eq!(reread(&orphaned.replace("234", "23"), &glyphs), None);
-        // Leaders the glyphs leave open too (a form to fill in) are not mended.
-        let form: Vec<Glyph> = entries.iter().flat_map(|e| e[..e.len() - 1].to_vec()).collect();
-        assert_eq!(reread(&format!("{}\n", open.join("\n")), &form), None);
+    fn a_page_is_read_by_rows_only_when_they_hold_its_characters() {
+        let glyphs =
+            [row(50.0, &["A", "short", "line"], 700.0), row(50.0, &["and", "more-"], 688.0)]
+                .concat();
+        assert_eq!(
+            read("A short line and more", &glyphs).as_deref(),
+            Some("A short line\nand more-\n")
+        );
+        // The extractor joined the line-end hyphen away: still the same characters.
+        assert!(read("A short line and more", &glyphs).is_some());
+        assert!(read("A short line andmore-", &glyphs).is_some());
+        // A character the glyphs do not have, or one they have and the text lacks: left as read.
+        assert_eq!(read("A short line and more!", &glyphs), None);
+        assert_eq!(read("A short line and mor", &glyphs), None);
+        // A hyphen the text lacks that does not end a row is a character lost.
+        let inner = row(50.0, &["well-known", "words"], 700.0);
+        assert_eq!(read("wellknown words", &inner), None);
     }
 
     #[test]
@@ -389,17 +470,32 @@ mod tests {
             left.push_str("left column words\n");
             right.push_str("right column words\n");
         }
-        // Three leaders without their numbers, so that only the columns stop it.
-        let mut open = String::new();
+        // A few rows across the gutter (a heading over both columns) do not make it one column.
         for i in 0..3 {
-            let e = entry("Entry", "9", 500.0 - 12.0 * i as f32);
-            open.push_str(&without_number(&e));
-            open.push('\n');
-            glyphs.extend(e);
+            glyphs.extend(row(
+                50.0,
+                &["a", "heading", "across", "the", "page", "and", "its", "columns"],
+                500.0 - 12.0 * i as f32,
+            ));
+            left.push_str("a heading across the page and its columns\n");
         }
-        let text = format!("{left}{right}{open}999\n");
+        let text = format!("{left}{right}");
         assert!(two_columns(&rows(&glyphs)));
-        assert_eq!(reread(&text, &glyphs), None);
+        assert_eq!(read(&text, &glyphs), None);
+        // A table of contents has its numbers beyond a gap, but no letters there.
+        let contents =
+            [entry("One", "2", 688.0), entry("Two", "3", 676.0), entry("Six", "4", 664.0)];
+        assert!(!two_columns(&rows(&contents.concat())));
+    }
+
+    #[test]
+    fn text_drawn_over_text_is_never_interleaved() {
+        // A label set over a title on the same baseline, as beamer's image placeholder is.
+        let title = row(50.0, &["Beamer", "using", "the", "theme"], 700.0);
+        let label = row(72.0, &["Image"], 700.0);
+        let glyphs = [title, label].concat();
+        assert!(overprinted(&rows(&glyphs)));
+        assert_eq!(read("Beamer using the theme Image", &glyphs), None);
     }
 
     #[test]
@@ -422,6 +518,22 @@ mod tests {
             small('E', 238.5, 331.2, 11.96),
             small('X', 244.0, 333.79, 11.96),
         ];
-        assert_eq!(render(&rows(&glyphs)), "2 LATEX\n");
+        let words = row(255.0, &["commands"], 333.79);
+        assert_eq!(render(&rows(&[&glyphs[..], &words].concat())), "2 LATEX commands\n");
+        // An accent above its letter stays apart; a footnote mark before its text is a word.
+        let accent = Glyph { c: 'ˇ', left: 50.5, right: 54.5, base: 703.0, size: SIZE };
+        let mark = Glyph { c: '1', left: 40.0, right: 43.0, base: 604.0, size: 7.0 };
+        let glyphs = [
+            vec![accent],
+            row(50.0, &["cases", "here"], 700.0),
+            vec![mark],
+            row(43.5, &["Only"], 600.0),
+        ]
+        .concat();
+        assert_eq!(render(&rows(&glyphs)), "ˇ\ncases here\n\n1 Only\n");
+        // Lines of words never join, however close: a title and small print beside it.
+        let title = row(50.0, &["Large", "title"], 700.0);
+        let small_print = row(60.0, &["Issue", "eighteen"], 697.0);
+        assert_eq!(render(&rows(&[title, small_print].concat())), "Large title\nIssue eighteen\n");
     }
 }
