@@ -1,11 +1,11 @@
-//! PDF → a text view with one location per page, pages joined with a form feed. A page of one
-//! column is read from its glyphs a row at a time ([`rows`]); any other page (columns, text
-//! drawn over text, glyphs the extractor's text does not hold) keeps pdf_oxide's reading
-//! order, with the word spaces it lost put back from the glyphs' positions ([`gaps`]) and the
-//! words whose letters the typesetter raised or lowered (`LaTeX`, `TeX`) written whole again
-//! ([`shifted`]). Bookmarks (the outline) become Markdown headings on the page they point to,
-//! ligatures are folded, accents set apart composed with their letters, and words hyphenated
-//! at a line end joined where that is safe.
+//! PDF → a text view with one location per page, pages joined with a form feed. A page is read
+//! from its glyphs a row at a time, column by column ([`rows`]); a page the rows cannot read
+//! safely (text drawn over text, glyphs the extractor's text does not hold) keeps pdf_oxide's
+//! reading order, with the word spaces it lost put back from the glyphs' positions ([`gaps`])
+//! and the words whose letters the typesetter raised or lowered (`LaTeX`, `TeX`) written whole
+//! again ([`shifted`]). Bookmarks (the outline) become Markdown headings on the page they point
+//! to, ligatures are folded, accents set apart composed with their letters, and words
+//! hyphenated at a line end joined where that is safe.
 //!
 //! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
 //! are extracted one at a time, so beyond the text view itself a worker holds one page's

@@ -1,22 +1,23 @@
-//! Pages read a row of glyphs at a time.
+//! Pages read a row of glyphs at a time, column by column.
 //!
-//! pdf_oxide's text assembly puts a page's text in an order of its own making, and on a page
-//! of one column that order is often not the page's: it reads some tables of contents as if
-//! set in two columns (holtxdoc's first page: the entries with their dot leaders, then the page
-//! numbers glued into runs such as `223` and `889999` after the abstract, with `doc` of
-//! `2.7.1 Package doc` among them), sets the raised and lowered letters of TeX's logos on lines
-//! of their own (`LT X` / `A E`) and moves a title's first word away from the rest. The glyphs
-//! still say where each letter is. A page of one column is read from them: a row per line of
-//! text, top to bottom and left to right, a space where a space glyph or a word gap stands, a
-//! blank line where rows lie further apart than a paragraph's lines. Raised and lowered letters
-//! (a logo's `A`, a subscript, the `nd` of `2nd`) join the line they belong to; an accent set
-//! above a letter does not.
+//! pdf_oxide's text assembly puts a page's text in an order of its own making, and that order
+//! is often not the page's: it reads some tables of contents as if set in two columns
+//! (holtxdoc's first page: the entries with their dot leaders, then the page numbers glued
+//! into runs such as `223` and `889999` after the abstract, with `doc` of `2.7.1 Package doc`
+//! among them), sets the raised and lowered letters of TeX's logos on lines of their own
+//! (`LT X` / `A E`), moves a title's first word away from the rest, and on pages of two
+//! columns runs lines of both together. The glyphs still say where each letter is, and the
+//! page is read from them: a row per line of text, top to bottom and left to right, a space
+//! where a space glyph or a word gap stands, a blank line where rows lie further apart than a
+//! paragraph's lines. Where a gutter parts the page's rows (a band of its width that their
+//! words all but never cross, with a fifth of its letters or more on each side), each stretch
+//! of rows between rows that cross it is read column by column, and a column parted again
+//! (a three-column index) the same way. Raised and lowered letters (a logo's `A`, a
+//! subscript, the `nd` of `2nd`) join the line they stand beside; an accent set above a letter
+//! does not.
 //!
 //! Only where it is safe; otherwise the page keeps the extractor's reading (and the word-gap
 //! and shifted-letter repairs of it):
-//! - never on a page set in columns (a band of its width that its rows' words all but never
-//!   cross, with a fifth of its letters or more on each side): reading its rows across would
-//!   interleave the columns;
 //! - never on a page where text is drawn over text (a label over a title): its rows would
 //!   interleave the two letter by letter;
 //! - only when the rows hold exactly the characters of the extractor's text, white space and
@@ -42,6 +43,14 @@ const SCRIPT_SIZE: f32 = 0.9;
 /// line's font: TeX raises superscripts 0.36-0.45 em (`2nd`, footnote marks).
 const SCRIPT_EM: f32 = 0.5;
 
+/// How many lines on each side of a line of raised or lowered letters may be the line they
+/// belong to (on a page of two columns the other column's lines fall between).
+const HOST_LINES: usize = 2;
+
+/// How far a raised or lowered letter may stand from a glyph of its line, across the page, in
+/// ems of its font.
+const BESIDE_EM: f32 = 0.5;
+
 /// The most pairs of neighbouring letters on a page's rows that may cover each other (a kerned
 /// pair, a glyph drawn twice for a bold effect) before the page counts as text drawn over text.
 const MAX_OVERPRINTS: usize = 2;
@@ -65,6 +74,9 @@ const GUTTER_ROWS: f32 = 0.2;
 /// The least share of the page's letters on each side of a gutter that makes it part columns.
 const COLUMN_LETTERS: f32 = 0.2;
 
+/// How many times a column may be parted again into columns (a three-column index is two).
+const MAX_COLUMN_DEPTH: usize = 3;
+
 /// The most bins of the width looked at (1 pt each): a page wider than this is looked at in
 /// coarser bins.
 const MAX_BINS: usize = 4096;
@@ -87,10 +99,12 @@ pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
         return None;
     }
     let rows = rows(glyphs);
-    if two_columns(&rows) || overprinted(&rows) {
+    if overprinted(&rows) {
         return None;
     }
-    let out = render(&rows);
+    let mut ordered = Vec::with_capacity(rows.len());
+    in_columns(rows, 0, &mut ordered);
+    let out = render(&ordered);
     same_letters(&out, text).then_some(out)
 }
 
@@ -138,32 +152,45 @@ fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
     }
     let facts: Vec<(f32, f32, bool)> =
         lines.iter().map(|l| (baseline(l), largest(l), longest_run(l) > SHORT_RUN)).collect();
-    // Where each line of short runs goes: the nearest line of words in reach, above or below,
-    // unless its glyphs sit over that line's (an accent set above a letter, a wide hat over a
-    // formula: a mark of its own, not letters of the line).
-    let mut host: Vec<Option<usize>> = vec![None; lines.len()];
+    // Where each glyph of a line of short runs goes: the nearest line in reach, among the
+    // [`HOST_LINES`] nearest on each side, that it stands beside (its column's line, not the
+    // other column's on a baseline between) and does not sit over (an accent above a letter,
+    // a wide hat over a formula: a mark of its own). That line is a line of words, or one in a
+    // larger font (a formula's letters, parted by their subscripts).
+    let mut dest: Vec<Vec<usize>> =
+        lines.iter().enumerate().map(|(i, l)| vec![i; l.len()]).collect();
     for (i, &(base, size, words)) in facts.iter().enumerate() {
         if words {
             continue;
         }
-        let reach = |j: usize| {
-            let (other, other_size, other_words) = facts[j];
-            let apart = (other - base).abs();
-            // A script in a smaller font than its line sits further off it.
-            let em = if size < SCRIPT_SIZE * other_size { SCRIPT_EM } else { ROW_EM };
-            (other_words && apart <= em * size.max(other_size).max(1.0)).then_some((apart, j))
-        };
-        let above = i.checked_sub(1).and_then(reach);
-        let below = (i + 1 < lines.len()).then(|| reach(i + 1)).flatten();
-        let nearest = match (above, below) {
-            (Some(a), Some(b)) => Some(if b.0 < a.0 { b.1 } else { a.1 }),
-            (a, b) => a.or(b).map(|(_, j)| j),
-        };
-        host[i] = nearest.filter(|&j| !sits_over(&lines[i], &lines[j]));
+        let near = i.saturating_sub(HOST_LINES)..(i + HOST_LINES + 1).min(lines.len());
+        let candidates: Vec<(f32, usize)> = near
+            .filter(|&j| j != i)
+            .filter_map(|j| {
+                let (other, other_size, other_words) = facts[j];
+                let apart = (other - base).abs();
+                // A script in a smaller font than its line sits further off it.
+                let smaller = size < SCRIPT_SIZE * other_size;
+                let em = if smaller { SCRIPT_EM } else { ROW_EM };
+                let reach = em * size.max(other_size).max(1.0);
+                ((other_words || smaller) && apart <= reach).then_some((apart, j))
+            })
+            .collect();
+        for (k, m) in lines[i].iter().enumerate().filter(|(_, m)| !m.c.is_whitespace()) {
+            if let Some(&(_, j)) = candidates
+                .iter()
+                .filter(|&&(_, j)| beside(m, &lines[j]) && !sits_over(m, &lines[j]))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+            {
+                dest[i][k] = j;
+            }
+        }
     }
     let mut out: Vec<Vec<Glyph>> = vec![Vec::new(); lines.len()];
-    for (i, line) in lines.into_iter().enumerate() {
-        out[host[i].unwrap_or(i)].extend(line);
+    for (line, dest) in lines.iter().zip(&dest) {
+        for (g, &to) in line.iter().zip(dest) {
+            out[to].push(*g);
+        }
     }
     out.retain(|row| !row.is_empty());
     for row in &mut out {
@@ -172,21 +199,35 @@ fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
     out
 }
 
-/// Whether a mark of `marks` (a glyph that is no letter or digit, see [`is_mark`]) covers more than half of a
-/// glyph of `line` (or of itself) across the page: an accent above its letter; a letter kerned
-/// into its neighbours (the `A` of LaTeX) is no mark. Both are sorted by their left edge.
-fn sits_over(marks: &[Glyph], line: &[Glyph]) -> bool {
+/// Whether `m` is a mark (a glyph that is no letter or digit, see [`is_mark`]) covering more
+/// than half of a glyph of `line` (or of itself) across the page: an accent above its letter;
+/// a letter kerned into its neighbours (the `A` of LaTeX) is no mark. `line` is sorted by
+/// left edge.
+fn sits_over(m: &Glyph, line: &[Glyph]) -> bool {
+    if !is_mark(m.c) {
+        return false;
+    }
     let widest = line.iter().map(|g| g.right - g.left).fold(0.0, f32::max);
-    marks.iter().filter(|m| !m.c.is_whitespace() && is_mark(m.c)).any(|m| {
-        let from = line.partition_point(|g| g.left < m.left - widest);
-        line[from..].iter().take_while(|g| g.left < m.right).any(|g| covers(m, g))
-    })
+    let from = line.partition_point(|g| g.left < m.left - widest);
+    line[from..].iter().take_while(|g| g.left < m.right).any(|g| covers(m, g))
 }
 
 /// Whether a char is a mark rather than a letter or digit: the spacing accents of TeX's fonts
 /// are symbols (`´`, `¨`) or modifier letters (`ˇ`, `ˆ`, U+02B0-02FF).
 fn is_mark(c: char) -> bool {
     !c.is_alphanumeric() || ('\u{2b0}'..='\u{2ff}').contains(&c)
+}
+
+/// Whether `m` stands beside or over a glyph of `line`: less than [`BESIDE_EM`] apart across
+/// the page. `line` is sorted by left edge.
+fn beside(m: &Glyph, line: &[Glyph]) -> bool {
+    let widest = line.iter().map(|g| g.right - g.left).fold(0.0, f32::max);
+    let reach = BESIDE_EM * m.size.max(1.0);
+    let from = line.partition_point(|g| g.left < m.left - widest - reach);
+    line[from..]
+        .iter()
+        .take_while(|g| g.left < m.right + reach)
+        .any(|g| !g.c.is_whitespace() && g.left - m.right < reach && m.left - g.right < reach)
 }
 
 /// Whether two glyphs overlap across the page by more than half the narrower one's width.
@@ -214,6 +255,63 @@ fn overprinted(rows: &[Vec<Glyph>]) -> bool {
     pairs > MAX_OVERPRINTS
 }
 
+/// The rows in reading order: where a gutter parts them, each stretch of rows that none
+/// crosses is read column by column (each column in its turn parted again, to
+/// [`MAX_COLUMN_DEPTH`] levels), and the rows across it where they stand.
+fn in_columns(rows: Vec<Vec<Glyph>>, depth: usize, out: &mut Vec<Vec<Glyph>>) {
+    let Some((from, to)) = (depth < MAX_COLUMN_DEPTH).then(|| gutter(&rows)).flatten() else {
+        out.extend(rows);
+        return;
+    };
+    let middle = (from + to) / 2.0;
+    let em = typical_size(&rows);
+    let crosses = |row: &Vec<Glyph>| spans(row, em).iter().any(|&(a, b)| a < middle && b > middle);
+    let mut stretch: Vec<Vec<Glyph>> = Vec::new();
+    let flush = |stretch: &mut Vec<Vec<Glyph>>, out: &mut Vec<Vec<Glyph>>| {
+        let (mut left, mut right) = (Vec::new(), Vec::new());
+        for row in stretch.drain(..) {
+            let (l, r): (Vec<Glyph>, Vec<Glyph>) = row.into_iter().partition(|g| g.left < middle);
+            if !l.is_empty() {
+                left.push(l);
+            }
+            if !r.is_empty() {
+                right.push(r);
+            }
+        }
+        in_columns(left, depth + 1, out);
+        in_columns(right, depth + 1, out);
+    };
+    for row in rows {
+        if crosses(&row) {
+            flush(&mut stretch, out);
+            out.push(row);
+        } else {
+            stretch.push(row);
+        }
+    }
+    flush(&mut stretch, out);
+}
+
+/// A row's runs of words: its glyphs less than [`GUTTER_EM`] apart, as left and right edges.
+fn spans(row: &[Glyph], em: f32) -> Vec<(f32, f32)> {
+    let mut out: Vec<(f32, f32)> = Vec::new();
+    for g in row.iter().filter(|g| !g.c.is_whitespace()) {
+        match out.last_mut() {
+            Some(span) if g.left - span.1 < GUTTER_EM * em => span.1 = span.1.max(g.right),
+            _ => out.push((g.left, g.right)),
+        }
+    }
+    out
+}
+
+/// The median font size of the rows' glyphs (1 if none).
+fn typical_size(rows: &[Vec<Glyph>]) -> f32 {
+    let mut sizes: Vec<f32> =
+        rows.iter().flatten().filter(|g| !g.c.is_whitespace()).map(|g| g.size.max(1.0)).collect();
+    sizes.sort_by(f32::total_cmp);
+    sizes.get(sizes.len() / 2).copied().unwrap_or(1.0)
+}
+
 /// The largest font of a line.
 fn largest(line: &[Glyph]) -> f32 {
     line.iter().map(|g| g.size).fold(0.0, f32::max)
@@ -234,20 +332,19 @@ fn longest_run(line: &[Glyph]) -> usize {
     longest
 }
 
-/// Whether the page is set in columns: some band of its width that its rows' words all but
-/// never cross (a gutter), with a good share of the page's letters on each side of it. A table
-/// of contents has no such band (each leader runs on to its number), or only numbers beyond it.
-fn two_columns(rows: &[Vec<Glyph>]) -> bool {
+/// The first gutter between columns of the rows, left to right, as its left and right edge: a
+/// band of their width that their words all but never cross (at most [`GUTTER_ROWS`] of the
+/// rows), with [`COLUMN_LETTERS`] of their letters or more on each side. A table of contents
+/// has no such band (each leader runs on to its number), or only numbers beyond it.
+fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
     let inked = rows.iter().flatten().filter(|g| !g.c.is_whitespace());
     let (Some(left), Some(right)) = (
         inked.clone().map(|g| g.left).min_by(f32::total_cmp),
         inked.clone().map(|g| g.right).max_by(f32::total_cmp),
     ) else {
-        return false;
+        return None;
     };
-    let mut sizes: Vec<f32> = inked.clone().map(|g| g.size.max(1.0)).collect();
-    sizes.sort_by(f32::total_cmp);
-    let em = sizes[sizes.len() / 2];
+    let em = typical_size(rows);
     // How many rows cover each point of the width (1 pt bins) with their words: runs of
     // glyphs less than a gutter apart.
     let bins = ((right - left).ceil() as usize).clamp(1, MAX_BINS);
@@ -258,13 +355,7 @@ fn two_columns(rows: &[Vec<Glyph>]) -> bool {
     let mut steps = vec![0isize; bins + 1];
     let mut with_text = 0usize;
     for row in rows {
-        let mut spans: Vec<(f32, f32)> = Vec::new();
-        for g in row.iter().filter(|g| !g.c.is_whitespace()) {
-            match spans.last_mut() {
-                Some(span) if g.left - span.1 < GUTTER_EM * em => span.1 = span.1.max(g.right),
-                _ => spans.push((g.left, g.right)),
-            }
-        }
+        let spans = spans(row, em);
         with_text += usize::from(!spans.is_empty());
         for (a, b) in spans {
             steps[bin(a)] += 1;
@@ -297,11 +388,11 @@ fn two_columns(rows: &[Vec<Glyph>]) -> bool {
             let before = letters.partition_point(|&x| x < from) as f32;
             let after = (letters.len() - letters.partition_point(|&x| x < to)) as f32;
             if before >= least && after >= least {
-                return true;
+                return Some((from, to));
             }
         }
     }
-    false
+    None
 }
 
 /// The rows as text: a line per row, its glyphs parted by a space where a space glyph or a
@@ -309,7 +400,9 @@ fn two_columns(rows: &[Vec<Glyph>]) -> bool {
 /// paragraph's lines.
 fn render(rows: &[Vec<Glyph>]) -> String {
     let bases: Vec<f32> = rows.iter().map(|row| baseline(row)).collect();
-    let mut pitches: Vec<f32> = bases.windows(2).map(|w| w[0] - w[1]).collect();
+    // Rows read column by column go up the page again where a column starts.
+    let mut pitches: Vec<f32> =
+        bases.windows(2).map(|w| w[0] - w[1]).filter(|&d| d > 0.0).collect();
     pitches.sort_by(f32::total_cmp);
     // The lower median: a page of few rows has more paragraph gaps among its pitches.
     let pitch = pitches.get(pitches.len().saturating_sub(1) / 2).copied().unwrap_or(0.0);
@@ -317,7 +410,8 @@ fn render(rows: &[Vec<Glyph>]) -> String {
     for (i, row) in rows.iter().enumerate() {
         if i > 0 {
             out.push('\n');
-            if pitch > 0.0 && bases[i - 1] - bases[i] > PARAGRAPH_PITCH * pitch {
+            let down = bases[i - 1] - bases[i];
+            if pitch > 0.0 && (down > PARAGRAPH_PITCH * pitch || down <= 0.0) {
                 out.push('\n');
             }
         }
@@ -459,33 +553,48 @@ mod tests {
     }
 
     #[test]
-    fn two_columns_are_never_read_across() {
-        let mut glyphs = Vec::new();
-        let mut left = String::new();
-        let mut right = String::new();
+    fn columns_are_read_one_after_the_other() {
+        let mut glyphs =
+            row(50.0, &["A", "title", "across", "both", "columns", "of", "the", "page"], 720.0);
+        let mut text = String::from("A title across both columns of the page\n");
+        let (mut left, mut right) = (String::new(), String::new());
         for i in 0..12 {
             let base = 700.0 - 12.0 * i as f32;
-            glyphs.extend(row(50.0, &["left", "column", "words"], base));
-            glyphs.extend(row(320.0, &["right", "column", "words"], base));
-            left.push_str("left column words\n");
-            right.push_str("right column words\n");
+            glyphs.extend(row(50.0, &["left", "column", &format!("line{i}")], base));
+            glyphs.extend(row(320.0, &["right", "column", &format!("line{i}")], base));
+            left.push_str(&format!("left column line{i}\n"));
+            right.push_str(&format!("right column line{i}\n"));
         }
-        // A few rows across the gutter (a heading over both columns) do not make it one column.
-        for i in 0..3 {
-            glyphs.extend(row(
-                50.0,
-                &["a", "heading", "across", "the", "page", "and", "its", "columns"],
-                500.0 - 12.0 * i as f32,
-            ));
-            left.push_str("a heading across the page and its columns\n");
-        }
-        let text = format!("{left}{right}");
-        assert!(two_columns(&rows(&glyphs)));
-        assert_eq!(read(&text, &glyphs), None);
+        glyphs.extend(row(
+            50.0,
+            &["A", "footer", "across", "both", "columns", "of", "the", "page"],
+            500.0,
+        ));
+        text.push_str(&format!("{left}{right}A footer across both columns of the page\n"));
+        assert!(gutter(&rows(&glyphs)).is_some());
+        let out = read(&text, &glyphs).expect("read by columns");
+        let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words, text.split_whitespace().collect::<Vec<_>>().join(" "));
         // A table of contents has its numbers beyond a gap, but no letters there.
         let contents =
             [entry("One", "2", 688.0), entry("Two", "3", 676.0), entry("Six", "4", 664.0)];
-        assert!(!two_columns(&rows(&contents.concat())));
+        assert_eq!(gutter(&rows(&contents.concat())), None);
+        // Columns within a column (a three-column index) are parted again.
+        let mut index = Vec::new();
+        let mut expected = Vec::new();
+        for (x, name) in [(50.0, "first"), (200.0, "second"), (350.0, "third")] {
+            for i in 0..10 {
+                index.extend(row(x, &[name, "entry"], 700.0 - 12.0 * i as f32));
+                expected.push(format!("{name} entry"));
+            }
+        }
+        let out = render(&{
+            let mut ordered = Vec::new();
+            in_columns(rows(&index), 0, &mut ordered);
+            ordered
+        });
+        let lines: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines, expected);
     }
 
     #[test]
