@@ -332,8 +332,8 @@ fn longest_run(line: &[Glyph]) -> usize {
     longest
 }
 
-/// The first gutter between columns of the rows, left to right, as its left and right edge: a
-/// band of their width that their words all but never cross (at most [`GUTTER_ROWS`] of the
+/// The widest gutter between columns of the rows, as its left and right edge: a band of their
+/// width that their words all but never cross (at most [`GUTTER_ROWS`] of the
 /// rows), with [`COLUMN_LETTERS`] of their letters or more on each side. A table of contents
 /// has no such band (each leader runs on to its number), or only numbers beyond it.
 fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
@@ -373,6 +373,9 @@ fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
     let mut letters: Vec<f32> = inked.filter(|g| g.c.is_alphabetic()).map(|g| g.left).collect();
     letters.sort_by(f32::total_cmp);
     let least = COLUMN_LETTERS * letters.len() as f32;
+    // The widest band that parts columns: a leader's last dot and its page number can leave a
+    // narrower one inside a column.
+    let mut best: Option<(f32, f32)> = None;
     let mut at = 0;
     while at < bins {
         if cover[at] > sparse {
@@ -387,12 +390,12 @@ fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
         if to - from >= GUTTER_WIDTH_EM * em {
             let before = letters.partition_point(|&x| x < from) as f32;
             let after = (letters.len() - letters.partition_point(|&x| x < to)) as f32;
-            if before >= least && after >= least {
-                return Some((from, to));
+            if before >= least && after >= least && best.is_none_or(|(a, b)| to - from > b - a) {
+                best = Some((from, to));
             }
         }
     }
-    None
+    best
 }
 
 /// The rows as text: a line per row, its glyphs parted by a space where a space glyph or a
