@@ -27,8 +27,8 @@
 use super::gaps::{Glyph, MAX_TEXT};
 
 /// How far raised or lowered letters may lie from the line they belong to, in ems of the
-/// larger font of the two: raised and lowered letters of TeX's logos
-/// sit 0.17-0.22 em off, lines of text at least 1 em apart.
+/// larger font of the two: the raised and lowered letters of TeX's logos sit 0.17-0.22 em
+/// off, lines of text at least 1 em apart.
 const ROW_EM: f32 = 0.3;
 
 /// How far apart two glyphs' baselines may be on one line of text, in ems of the larger font
@@ -50,6 +50,14 @@ const HOST_LINES: usize = 2;
 /// How far a raised or lowered letter may stand from a glyph of its line, across the page, in
 /// ems of its font.
 const BESIDE_EM: f32 = 0.5;
+
+/// The widest glyph box, in ems of its line's largest font, that the search for a glyph's
+/// neighbours allows for.
+const WIDEST_EM: f32 = 4.0;
+
+/// The most glyphs of a line looked at for one glyph's neighbours: a line of glyphs piled at
+/// one place (a damaged file) costs no more than this per glyph.
+const MAX_NEIGHBOURS: usize = 64;
 
 /// The most pairs of neighbouring letters on a page's rows that may cover each other (a kerned
 /// pair, a glyph drawn twice for a bold effect) before the page counts as text drawn over text.
@@ -92,8 +100,8 @@ const WORD_GAP_EM: f32 = 0.15;
 /// paragraph (a blank line in the text).
 const PARAGRAPH_PITCH: f32 = 1.6;
 
-/// The page read by rows of its glyphs, when it is one column of text and the rows hold
-/// exactly the characters of the extractor's `text`; `None` otherwise.
+/// The page read by rows of its glyphs, column by column, when no text is drawn over text and
+/// the rows hold exactly the characters of the extractor's `text`; `None` otherwise.
 pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
     if text.len() > MAX_TEXT {
         return None;
@@ -128,10 +136,11 @@ fn letters(text: &str) -> Vec<char> {
 }
 
 /// The page's glyphs as rows, top to bottom, each left to right. Glyphs whose baselines lie
-/// within [`LINE_EM`] of each other are one line; a line of short runs only (a raised `A` of a
-/// logo, a subscript or two) joins the nearest line of words within [`ROW_EM`] of the larger
-/// font of the two (the raised `A` is set in a smaller font than its line). Two lines of words
-/// never join: a title in a large font and a line of small print beside it stay apart.
+/// within [`LINE_EM`] of each other are one line; each glyph of a line of short runs only (a
+/// raised `A` of a logo, a subscript or two) joins a nearby line it stands beside, within
+/// [`ROW_EM`] of the larger font of the two ([`SCRIPT_EM`] for a script in a smaller font).
+/// Two lines of words never join: a title in a large font and a line of small print beside it
+/// stay apart.
 fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
     let mut order: Vec<&Glyph> = glyphs.iter().collect();
     // Top first (PDF space grows upwards); the sort is stable, so glyphs on one baseline keep
@@ -152,6 +161,16 @@ fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
     }
     let facts: Vec<(f32, f32, bool)> =
         lines.iter().map(|l| (baseline(l), largest(l), longest_run(l) > SHORT_RUN)).collect();
+    // Each line's widest glyph, as far as a glyph's neighbours are looked for (a glyph wider
+    // than [`WIDEST_EM`] is left out of the search: a damaged file's giant box).
+    let widest: Vec<f32> = lines
+        .iter()
+        .zip(&facts)
+        .map(|(l, f)| {
+            let limit = WIDEST_EM * f.1.max(1.0);
+            l.iter().map(|g| (g.right - g.left).min(limit)).fold(0.0, f32::max)
+        })
+        .collect();
     // Where each glyph of a line of short runs goes: the nearest line in reach, among the
     // [`HOST_LINES`] nearest on each side, that it stands beside (its column's line, not the
     // other column's on a baseline between) and does not sit over (an accent above a letter,
@@ -179,7 +198,10 @@ fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
         for (k, m) in lines[i].iter().enumerate().filter(|(_, m)| !m.c.is_whitespace()) {
             if let Some(&(_, j)) = candidates
                 .iter()
-                .filter(|&&(_, j)| beside(m, &lines[j]) && !sits_over(m, &lines[j]))
+                .filter(|&&(_, j)| {
+                    let (line, widest) = (&lines[j], widest[j]);
+                    beside(m, line, widest) && !sits_over(m, line, widest)
+                })
                 .min_by(|a, b| a.0.total_cmp(&b.0))
             {
                 dest[i][k] = j;
@@ -202,14 +224,13 @@ fn rows(glyphs: &[Glyph]) -> Vec<Vec<Glyph>> {
 /// Whether `m` is a mark (a glyph that is no letter or digit, see [`is_mark`]) covering more
 /// than half of a glyph of `line` (or of itself) across the page: an accent above its letter;
 /// a letter kerned into its neighbours (the `A` of LaTeX) is no mark. `line` is sorted by
-/// left edge.
-fn sits_over(m: &Glyph, line: &[Glyph]) -> bool {
+/// left edge; `widest` is its widest glyph's width.
+fn sits_over(m: &Glyph, line: &[Glyph], widest: f32) -> bool {
     if !is_mark(m.c) {
         return false;
     }
-    let widest = line.iter().map(|g| g.right - g.left).fold(0.0, f32::max);
     let from = line.partition_point(|g| g.left < m.left - widest);
-    line[from..].iter().take_while(|g| g.left < m.right).any(|g| covers(m, g))
+    line[from..].iter().take(MAX_NEIGHBOURS).take_while(|g| g.left < m.right).any(|g| covers(m, g))
 }
 
 /// Whether a char is a mark rather than a letter or digit: the spacing accents of TeX's fonts
@@ -219,13 +240,13 @@ fn is_mark(c: char) -> bool {
 }
 
 /// Whether `m` stands beside or over a glyph of `line`: less than [`BESIDE_EM`] apart across
-/// the page. `line` is sorted by left edge.
-fn beside(m: &Glyph, line: &[Glyph]) -> bool {
-    let widest = line.iter().map(|g| g.right - g.left).fold(0.0, f32::max);
+/// the page. `line` is sorted by left edge; `widest` is its widest glyph's width.
+fn beside(m: &Glyph, line: &[Glyph], widest: f32) -> bool {
     let reach = BESIDE_EM * m.size.max(1.0);
     let from = line.partition_point(|g| g.left < m.left - widest - reach);
     line[from..]
         .iter()
+        .take(MAX_NEIGHBOURS)
         .take_while(|g| g.left < m.right + reach)
         .any(|g| !g.c.is_whitespace() && g.left - m.right < reach && m.left - g.right < reach)
 }
@@ -238,8 +259,8 @@ fn covers(a: &Glyph, b: &Glyph) -> bool {
 }
 
 /// Whether text is drawn over other text on some row: more than [`MAX_OVERPRINTS`] pairs of
-/// neighbouring letters or digits on one line that cover each other (a label set over a title), which a
-/// reading by rows would interleave letter by letter.
+/// neighbouring letters or digits on one line that cover each other (a label set over a
+/// title), which a reading by rows would interleave letter by letter.
 fn overprinted(rows: &[Vec<Glyph>]) -> bool {
     let pairs = rows
         .iter()
