@@ -568,6 +568,40 @@ mod tests {
         }
     }
 
+    /// Glyphs of one line at 10 pt starting at `x`: words 0.33 em apart, letters touching and
+    /// 5 pt wide. In a word, `^x` is `x` raised 0.2 em and `_x` is `x` lowered 0.2 em, moved
+    /// `kern` points into its neighbours on each side (TeX's logos are kerned so: -1.5).
+    pub(super) fn glyph_line(x: f32, words: &[&str], base: f32, kern: f32) -> Vec<gaps::Glyph> {
+        const SIZE: f32 = 10.0;
+        let mut x = x;
+        let mut out = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            if i > 0 {
+                x += 0.33 * SIZE;
+            }
+            let mut shift = 0.0;
+            for c in w.chars() {
+                match c {
+                    '^' => shift = 0.2 * SIZE,
+                    '_' => shift = -0.2 * SIZE,
+                    c => {
+                        let kern = if shift != 0.0 { kern } else { 0.0 };
+                        out.push(gaps::Glyph {
+                            c,
+                            left: x + kern,
+                            right: x + kern + 5.0,
+                            base: base + shift,
+                            size: SIZE,
+                        });
+                        x += 5.0 + 2.0 * kern;
+                        shift = 0.0;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     #[test]
     fn lost_pages_are_listed_as_runs() {
         assert_eq!(page_list(&[2]), "2");

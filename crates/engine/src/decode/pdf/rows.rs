@@ -129,7 +129,7 @@ fn same_letters(rows: &str, text: &str) -> bool {
 }
 
 /// The characters of `text` other than white space, sorted.
-fn letters(text: &str) -> Vec<char> {
+pub(super) fn letters(text: &str) -> Vec<char> {
     let mut out: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     out.sort_unstable();
     out
@@ -480,39 +480,15 @@ fn baseline(row: &[Glyph]) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::glyph_line;
     use super::*;
 
     const SIZE: f32 = 10.0;
 
-    /// Glyphs of one row at 10 pt starting at `x`: words 0.33 em apart, letters touching and
-    /// 5 pt wide; `^x` is `x` raised 0.2 em, `_x` lowered 0.2 em.
+    /// Glyphs of one row at 10 pt starting at `x` (see `glyph_line`), raised and lowered
+    /// letters not kerned.
     fn row(x: f32, words: &[&str], base: f32) -> Vec<Glyph> {
-        let mut x = x;
-        let mut out = Vec::new();
-        for (i, w) in words.iter().enumerate() {
-            if i > 0 {
-                x += 0.33 * SIZE;
-            }
-            let mut shift = 0.0;
-            for c in w.chars() {
-                match c {
-                    '^' => shift = 0.2 * SIZE,
-                    '_' => shift = -0.2 * SIZE,
-                    c => {
-                        out.push(Glyph {
-                            c,
-                            left: x,
-                            right: x + 5.0,
-                            base: base + shift,
-                            size: SIZE,
-                        });
-                        x += 5.0;
-                        shift = 0.0;
-                    }
-                }
-            }
-        }
-        out
+        glyph_line(x, words, base, 0.0)
     }
 
     /// A table of contents entry: its title, a leader of dots to x = 400 and its page number.

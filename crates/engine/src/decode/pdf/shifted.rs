@@ -466,47 +466,16 @@ fn stray_cuts(
 
 #[cfg(test)]
 mod tests {
+    use super::super::rows::letters;
+    use super::super::tests::glyph_line;
     use super::*;
 
     const SIZE: f32 = 10.0;
 
-    /// Glyphs of one line at 10 pt from `words` (words 0.33 em apart, letters touching, 5 pt
-    /// wide); in a word, `^x` is `x` raised 0.2 em and `_x` is `x` lowered 0.2 em, kerned into
-    /// its neighbours as TeX's logos are.
+    /// Glyphs of one line at 10 pt from x = 0 (see `glyph_line`); raised and lowered letters
+    /// kerned 1.5 pt into their neighbours as TeX's logos are.
     fn line(words: &[&str], base: f32) -> Vec<Glyph> {
-        let mut x = 0.0;
-        let mut out = Vec::new();
-        for (i, w) in words.iter().enumerate() {
-            if i > 0 {
-                x += 0.33 * SIZE;
-            }
-            let mut shift = 0.0;
-            for c in w.chars() {
-                match c {
-                    '^' => shift = 0.2 * SIZE,
-                    '_' => shift = -0.2 * SIZE,
-                    c => {
-                        let kern = if shift != 0.0 { -1.5 } else { 0.0 };
-                        out.push(Glyph {
-                            c,
-                            left: x + kern,
-                            right: x + kern + 5.0,
-                            base: base + shift,
-                            size: SIZE,
-                        });
-                        x += 5.0 + 2.0 * kern;
-                        shift = 0.0;
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    fn letters(s: &str) -> Vec<char> {
-        let mut v: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
-        v.sort_unstable();
-        v
+        glyph_line(0.0, words, base, -1.5)
     }
 
     #[test]
