@@ -118,9 +118,15 @@ pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
 
 /// Whether the rows hold the characters of the extractor's text, white space aside, but for
 /// the hyphens at line ends that the extractor joined away itself (`for-` / `mat` read as
-/// `format`; the view's own line-end joining decides on them again).
+/// `format`; the view's own line-end joining decides on them again) and for glyphs whose
+/// character the font does not say. The extractor gives such a glyph as U+FFFD among the
+/// glyphs but leaves it out of its text, which turns `wri�ng` (a `ti` ligature without a
+/// name) into the word `wring`; the rows keep the mark where the glyph stands.
 fn same_letters(rows: &str, text: &str) -> bool {
-    let (ours, theirs) = (letters(rows), letters(text));
+    let known = |c: &char| *c != char::REPLACEMENT_CHARACTER;
+    let (mut ours, mut theirs) = (letters(rows), letters(text));
+    ours.retain(known);
+    theirs.retain(known);
     let hyphens = |v: &[char]| v.iter().filter(|&&c| c == '-').count();
     let joined = rows.lines().filter(|line| line.trim_end().ends_with('-')).count();
     let extra = hyphens(&ours).checked_sub(hyphens(&theirs));
@@ -550,6 +556,18 @@ mod tests {
         // A hyphen the text lacks that does not end a row is a character lost.
         let inner = row(50.0, &["well-known", "words"], 700.0);
         assert_eq!(read("wellknown words", &inner), None);
+    }
+
+    #[test]
+    fn a_glyph_without_a_character_keeps_its_mark_where_the_text_dropped_it() {
+        // A `ti` ligature the font names no character for: the extractor's text reads `wring`.
+        let glyphs = row(50.0, &["of", "wri\u{fffd}ng", "a", "report"], 700.0);
+        assert_eq!(
+            read("of wring a report", &glyphs).as_deref(),
+            Some("of wri\u{fffd}ng a report\n")
+        );
+        // Any other character still has to be the text's.
+        assert_eq!(read("of wrng a report", &glyphs), None);
     }
 
     #[test]
