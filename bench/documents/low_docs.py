@@ -33,7 +33,7 @@ recall (the multiset of NFKC-folded letters and digits, order and spacing ignore
 import collections, re, subprocess, sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from pdf_corpus import fold, norm  # noqa: E402
+from pdf_corpus import as_poppler_brackets, fold, norm  # noqa: E402
 
 LIGS = ("ffi", "ffl", "ff", "fi", "fl", "ft", "tt", "ti", "th", "fj", "st", "ct")
 
@@ -87,7 +87,9 @@ def main():
             continue
         path = r[0]
         pop = subprocess.run(["pdftotext", "-q", "-enc", "UTF-8", path, "-"], capture_output=True).stdout.decode("utf-8", "replace").split("\f")
-        view = subprocess.run([cleave, "extract", path], capture_output=True).stdout.decode().split("\f")
+        view = as_poppler_brackets(
+            subprocess.run([cleave, "extract", path], capture_output=True).stdout.decode(), "\f".join(pop)
+        ).split("\f")
         counts = collections.Counter()
         examples = []
         for k, pg in enumerate(pop):

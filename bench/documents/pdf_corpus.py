@@ -49,6 +49,16 @@ ANGLE = re.compile(r"η(\w+?)ι")
 ANGLE_PHRASE = re.compile(r"η([^ηι\n]{1,60}?)ι")
 
 
+def as_poppler_brackets(view, pop):
+    """TeX's math angle brackets from a font without a ToUnicode map: poppler spells the font's
+    codes (`h`, `i`), cleave the brackets (`⟨`, `⟩`, since 2026-11-29; pdf_oxide `η`, `ι`). When
+    poppler's text of the document has no bracket, the view's are spelled as pdf_oxide's, which
+    ANGLE maps to poppler's spelling, so runs before and after that change measure alike."""
+    if "\u27e8" in pop or "\u2329" in pop or "\u3008" in pop:
+        return view
+    return view.replace("\u27e8", "η").replace("\u27e9", "ι")
+
+
 def norm(text):
     for k, v in LIG.items():
         text = text.replace(k, v)
@@ -126,7 +136,8 @@ def main():
             if c.returncode != 0:
                 f.write(f"{path}\t{len(pop_pages)}\t-\t0\t-\t-\t-\t{t_pop:.3f}\t{t_cl:.3f}\t-\tcleave: {c.stderr.decode()[:120].strip()}\n")
                 continue
-            view = c.stdout.decode()
+            pop_text = p.stdout.decode("utf-8", "replace")
+            view = as_poppler_brackets(c.stdout.decode(), pop_text)
             view_pages = view.split("\f")
             pop_words = [norm(pg) for pg in pop_pages]
             view_words = [norm(pg) for pg in view_pages]
@@ -151,6 +162,8 @@ def main():
             cols = "2" if two_column(layout) else "1"
             r = subprocess.run([cleave, "chunk", path, "--budget", "1000", "-q"], capture_output=True)
             chunks = [json.loads(l) for l in r.stdout.decode().splitlines() if l.strip()]
+            for ch in chunks:
+                ch["text"] = as_poppler_brackets(ch["text"], pop_text)
             pop_sets = [set(w) for w in pop_words]
             ok = 0
             ok_g = 0

@@ -63,7 +63,12 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
-                if let Some(read) = rows::read(&raw, &glyphs) {
+                let mended = mend_brackets(&chars, &glyphs);
+                let read = match &mended {
+                    Some((glyphs, mends)) => rows::read(&raw, glyphs, mends),
+                    None => rows::read(&raw, &glyphs, &[]),
+                };
+                if let Some(read) = read {
                     read
                 } else {
                     let raw = gaps::restore(&raw, &glyphs).unwrap_or(raw);
@@ -111,6 +116,44 @@ fn glyphs(chars: &[pdf_oxide::layout::TextChar]) -> Vec<gaps::Glyph> {
             }
         })
         .collect()
+}
+
+/// The page's glyphs with the angle brackets of TeX's math symbol fonts read right, and each
+/// mend as (the extractor's character, the glyph's), or `None` when the page has none.
+///
+/// Those fonts (Computer Modern's `CMSY`, Latin Modern's `LMMathSymbols`) name the brackets at
+/// codes 104 and 105 `angbracketleft` and `angbracketright`, names pdf_oxide 0.3.78's glyph
+/// list lacks: it falls back to the Symbol encoding and reads them as the Greek `η` and `ι`
+/// (etoolbox's manual: `ηcontrol sequenceι` for `⟨control sequence⟩`). Those fonts have no
+/// Greek letters, so an `η` or `ι` of theirs can only be a bracket.
+fn mend_brackets(
+    chars: &[pdf_oxide::layout::TextChar],
+    glyphs: &[gaps::Glyph],
+) -> Option<(Vec<gaps::Glyph>, Vec<rows::Mend>)> {
+    let bracket = |c: &pdf_oxide::layout::TextChar| {
+        let right = match c.char {
+            'η' => '⟨',
+            'ι' => '⟩',
+            _ => return None,
+        };
+        // A subset font is named `ABCDEF+Name`.
+        let name = c.font_name.rsplit('+').next().unwrap_or_default();
+        ["CMSY", "LMSY", "LMMathSymbols"].iter().any(|f| name.starts_with(f)).then_some(right)
+    };
+    if !chars.iter().any(|c| bracket(c).is_some()) {
+        return None;
+    }
+    let mut mended = glyphs.to_vec();
+    let mut mends = Vec::new();
+    for (g, c) in mended.iter_mut().zip(chars) {
+        if let Some(right) = bracket(c)
+            && g.c == c.char
+        {
+            mends.push((g.c, right));
+            g.c = right;
+        }
+    }
+    Some((mended, mends))
 }
 
 /// Page numbers as a short list: `3, 7-9, 12`, the first 20 runs and a count of the rest.
@@ -600,6 +643,39 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn math_symbol_brackets_read_as_greek_are_mended_for_the_rows() {
+        use pdf_oxide::layout::TextChar;
+        let char_of = |c: char, font: &str, x: f32| TextChar {
+            char: c,
+            font_name: font.to_owned(),
+            font_size: 10.0,
+            bbox: pdf_oxide::geometry::Rect { x, y: 700.0, width: 4.0, height: 10.0 },
+            origin_y: 700.0,
+            ..TextChar::default()
+        };
+        // etoolbox.pdf: `⟨text⟩` with the brackets from Latin Modern's math symbols, and an
+        // `η` of the math italic font that is a Greek letter.
+        let mut chars = vec![char_of('η', "XPVMCL+LMMathSymbols10-Regular", 50.0)];
+        chars.extend(
+            "text"
+                .chars()
+                .enumerate()
+                .map(|(i, c)| char_of(c, "FATUHW+CharterBT-Roman", 54.0 + 4.0 * i as f32)),
+        );
+        chars.push(char_of('ι', "XPVMCL+LMMathSymbols10-Regular", 70.0));
+        chars.push(char_of('η', "ABCDEF+CMMI10", 80.0));
+        let glyphs = glyphs(&chars);
+        let (mended, mends) = mend_brackets(&chars, &glyphs).expect("brackets to mend");
+        let read: String = mended.iter().map(|g| g.c).collect();
+        assert_eq!(read, "⟨text⟩η");
+        assert_eq!(mends, [('η', '⟨'), ('ι', '⟩')]);
+        // The rows hold the brackets, checked against the extractor's Greek letters.
+        assert_eq!(rows::read("ηtextι η", &mended, &mends).as_deref(), Some("⟨text⟩ η\n"));
+        // A page without them is left alone.
+        assert!(mend_brackets(&chars[1..5], &glyphs[1..5]).is_none());
     }
 
     #[test]

@@ -100,9 +100,14 @@ const WORD_GAP_EM: f32 = 0.15;
 /// paragraph (a blank line in the text).
 const PARAGRAPH_PITCH: f32 = 1.6;
 
+/// A glyph read right where the extractor misread it: (the extractor's character, the glyph's).
+pub(super) type Mend = (char, char);
+
 /// The page read by rows of its glyphs, column by column, when no text is drawn over text and
-/// the rows hold exactly the characters of the extractor's `text`; `None` otherwise.
-pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
+/// the rows hold exactly the characters of the extractor's `text`; `None` otherwise. `mends`
+/// are the glyphs read right where the extractor misread them, each as (the extractor's
+/// character, the glyph's): the rows hold the glyph's, the text the extractor's.
+pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<String> {
     if text.len() > MAX_TEXT {
         return None;
     }
@@ -113,7 +118,7 @@ pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
     let mut ordered = Vec::with_capacity(rows.len());
     in_columns(rows, 0, &mut ordered);
     let out = render(&ordered);
-    same_letters(&out, text).then_some(out)
+    same_letters(&out, text, mends).then_some(out)
 }
 
 /// Whether the rows hold the characters of the extractor's text, white space aside, but for
@@ -122,9 +127,15 @@ pub(super) fn read(text: &str, glyphs: &[Glyph]) -> Option<String> {
 /// character the font does not say. The extractor gives such a glyph as U+FFFD among the
 /// glyphs but leaves it out of its text, which turns `wri�ng` (a `ti` ligature without a
 /// name) into the word `wring`; the rows keep the mark where the glyph stands.
-fn same_letters(rows: &str, text: &str) -> bool {
+fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
     let known = |c: &char| *c != char::REPLACEMENT_CHARACTER;
     let (mut ours, mut theirs) = (letters(rows), letters(text));
+    for &(read, right) in mends {
+        // Each mended glyph counts as the character the extractor gave it.
+        let Some(at) = ours.iter().position(|&c| c == right) else { return false };
+        ours[at] = read;
+    }
+    ours.sort_unstable();
     ours.retain(known);
     theirs.retain(known);
     let hyphens = |v: &[char]| v.iter().filter(|&&c| c == '-').count();
@@ -528,7 +539,7 @@ mod tests {
         let leaders: Vec<String> = entries.iter().map(|e| without_number(e)).collect();
         let text =
             format!("Contents\n{}\n\n2358\nA E\n", leaders.join("\n")).replace("LATEX", "LTX");
-        let out = read(&text, &glyphs).expect("read by rows");
+        let out = read(&text, &glyphs, &[]).expect("read by rows");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[0], "Contents");
@@ -544,18 +555,18 @@ mod tests {
             [row(50.0, &["A", "short", "line"], 700.0), row(50.0, &["and", "more-"], 688.0)]
                 .concat();
         assert_eq!(
-            read("A short line and more", &glyphs).as_deref(),
+            read("A short line and more", &glyphs, &[]).as_deref(),
             Some("A short line\nand more-\n")
         );
         // The extractor joined the line-end hyphen away: still the same characters.
-        assert!(read("A short line and more", &glyphs).is_some());
-        assert!(read("A short line andmore-", &glyphs).is_some());
+        assert!(read("A short line and more", &glyphs, &[]).is_some());
+        assert!(read("A short line andmore-", &glyphs, &[]).is_some());
         // A character the glyphs do not have, or one they have and the text lacks: left as read.
-        assert_eq!(read("A short line and more!", &glyphs), None);
-        assert_eq!(read("A short line and mor", &glyphs), None);
+        assert_eq!(read("A short line and more!", &glyphs, &[]), None);
+        assert_eq!(read("A short line and mor", &glyphs, &[]), None);
         // A hyphen the text lacks that does not end a row is a character lost.
         let inner = row(50.0, &["well-known", "words"], 700.0);
-        assert_eq!(read("wellknown words", &inner), None);
+        assert_eq!(read("wellknown words", &inner, &[]), None);
     }
 
     #[test]
@@ -563,11 +574,11 @@ mod tests {
         // A `ti` ligature the font names no character for: the extractor's text reads `wring`.
         let glyphs = row(50.0, &["of", "wri\u{fffd}ng", "a", "report"], 700.0);
         assert_eq!(
-            read("of wring a report", &glyphs).as_deref(),
+            read("of wring a report", &glyphs, &[]).as_deref(),
             Some("of wri\u{fffd}ng a report\n")
         );
         // Any other character still has to be the text's.
-        assert_eq!(read("of wrng a report", &glyphs), None);
+        assert_eq!(read("of wrng a report", &glyphs, &[]), None);
     }
 
     #[test]
@@ -590,7 +601,7 @@ mod tests {
         ));
         text.push_str(&format!("{left}{right}A footer across both columns of the page\n"));
         assert!(gutter(&rows(&glyphs)).is_some());
-        let out = read(&text, &glyphs).expect("read by columns");
+        let out = read(&text, &glyphs, &[]).expect("read by columns");
         let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(words, text.split_whitespace().collect::<Vec<_>>().join(" "));
         // A table of contents has its numbers beyond a gap, but no letters there.
@@ -622,7 +633,7 @@ mod tests {
         let label = row(72.0, &["Image"], 700.0);
         let glyphs = [title, label].concat();
         assert!(overprinted(&rows(&glyphs)));
-        assert_eq!(read("Beamer using the theme Image", &glyphs), None);
+        assert_eq!(read("Beamer using the theme Image", &glyphs, &[]), None);
     }
 
     #[test]
