@@ -17,6 +17,7 @@ use pdf_oxide::outline::{Destination, OutlineItem};
 use super::{Document, PageLabel};
 
 mod gaps;
+mod ligatures;
 mod rows;
 mod shifted;
 
@@ -40,6 +41,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     let mut out = String::new();
     let mut locations = Vec::with_capacity(n_pages);
     let mut failed = Vec::new();
+    let mut fonts = ligatures::Fonts::default();
     for page in 0..n_pages {
         if page > 0 {
             // The form feed ends the page before; the blank line after it ends its last
@@ -63,7 +65,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
-                let mended = mend_brackets(&chars, &glyphs);
+                let mended = mend(&chars, &glyphs, &fonts.ligatures(&doc, page, &chars));
                 let read = match &mended {
                     Some((glyphs, mends)) => rows::read(&raw, glyphs, mends),
                     None => rows::read(&raw, &glyphs, &[]),
@@ -118,17 +120,20 @@ fn glyphs(chars: &[pdf_oxide::layout::TextChar]) -> Vec<gaps::Glyph> {
         .collect()
 }
 
-/// The page's glyphs with the angle brackets of TeX's math symbol fonts read right, and each
-/// mend as (the extractor's character, the glyph's), or `None` when the page has none.
+/// The page's glyphs with what pdf_oxide misread read right, and each mend as (the
+/// extractor's character, the glyph's), or `None` when the page has nothing to mend: the
+/// f-ligatures of `ligatures` (by the glyphs' index, see [`ligatures`]) and the angle brackets
+/// of TeX's math symbol fonts.
 ///
 /// Those fonts (Computer Modern's `CMSY`, Latin Modern's `LMMathSymbols`) name the brackets at
 /// codes 104 and 105 `angbracketleft` and `angbracketright`, names pdf_oxide 0.3.78's glyph
 /// list lacks: it falls back to the Symbol encoding and reads them as the Greek `η` and `ι`
 /// (etoolbox's manual: `ηcontrol sequenceι` for `⟨control sequence⟩`). Those fonts have no
 /// Greek letters, so an `η` or `ι` of theirs can only be a bracket.
-fn mend_brackets(
+fn mend(
     chars: &[pdf_oxide::layout::TextChar],
     glyphs: &[gaps::Glyph],
+    ligatures: &[(usize, char)],
 ) -> Option<(Vec<gaps::Glyph>, Vec<rows::Mend>)> {
     let bracket = |c: &pdf_oxide::layout::TextChar| {
         let right = match c.char {
@@ -140,13 +145,15 @@ fn mend_brackets(
         let name = c.font_name.rsplit('+').next().unwrap_or_default();
         ["CMSY", "LMSY", "LMMathSymbols"].iter().any(|f| name.starts_with(f)).then_some(right)
     };
-    if !chars.iter().any(|c| bracket(c).is_some()) {
+    if ligatures.is_empty() && !chars.iter().any(|c| bracket(c).is_some()) {
         return None;
     }
     let mut mended = glyphs.to_vec();
     let mut mends = Vec::new();
-    for (g, c) in mended.iter_mut().zip(chars) {
-        if let Some(right) = bracket(c)
+    let mut ligatures = ligatures.iter().peekable();
+    for (i, (g, c)) in mended.iter_mut().zip(chars).enumerate() {
+        let ligature = ligatures.next_if(|(at, _)| *at == i).map(|&(_, l)| l);
+        if let Some(right) = ligature.or_else(|| bracket(c))
             && g.c == c.char
         {
             mends.push((g.c, right));
@@ -668,14 +675,26 @@ mod tests {
         chars.push(char_of('ι', "XPVMCL+LMMathSymbols10-Regular", 70.0));
         chars.push(char_of('η', "ABCDEF+CMMI10", 80.0));
         let glyphs = glyphs(&chars);
-        let (mended, mends) = mend_brackets(&chars, &glyphs).expect("brackets to mend");
+        let (mended, mends) = mend(&chars, &glyphs, &[]).expect("brackets to mend");
         let read: String = mended.iter().map(|g| g.c).collect();
         assert_eq!(read, "⟨text⟩η");
         assert_eq!(mends, [('η', '⟨'), ('ι', '⟩')]);
         // The rows hold the brackets, checked against the extractor's Greek letters.
         assert_eq!(rows::read("ηtextι η", &mended, &mends).as_deref(), Some("⟨text⟩ η\n"));
         // A page without them is left alone.
-        assert!(mend_brackets(&chars[1..5], &glyphs[1..5]).is_none());
+        assert!(mend(&chars[1..5], &glyphs[1..5], &[]).is_none());
+        // An f the font's widths say is a ligature (ligatures.rs) is read as it, and counts
+        // as the extractor's `f` in the rows' check.
+        let word: Vec<TextChar> = "defned"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| char_of(c, "MDGLWF+LinLibertine", 50.0 + 5.0 * i as f32))
+            .collect();
+        let (mended, mends) =
+            mend(&word, &super::glyphs(&word), &[(2, '\u{fb01}')]).expect("a ligature");
+        assert_eq!(mends, [('f', '\u{fb01}')]);
+        let read = rows::read("defned", &mended, &mends).expect("read by rows");
+        assert_eq!(clean(&read), "defined\n");
     }
 
     #[test]
