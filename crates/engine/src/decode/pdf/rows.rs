@@ -24,6 +24,9 @@
 //!   the line-end hyphens the extractor joined aside: nothing is lost, added or read twice (a
 //!   glyph set at an angle, which the rows leave out, keeps the page as read).
 
+use unicode_normalization::UnicodeNormalization;
+
+use super::accents::spacing_accent;
 use super::gaps::{Glyph, MAX_TEXT};
 
 /// How far raised or lowered letters may lie from the line they belong to, in ems of the
@@ -127,22 +130,47 @@ pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<Strin
 /// character the font does not say. The extractor gives such a glyph as U+FFFD among the
 /// glyphs but leaves it out of its text, which turns `wri�ng` (a `ti` ligature without a
 /// name) into the word `wring`; the rows keep the mark where the glyph stands.
+///
+/// Characters are compared as the same glyph may be written: the extractor writes a raised or
+/// lowered digit as a superscript or subscript (`H₂O`) and an accent as a combining mark,
+/// composed with its letter or not (`ü`, `è`), where the glyphs are a digit and a spacing
+/// accent (`u` and `¨`).
 fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
     let known = |c: &char| *c != char::REPLACEMENT_CHARACTER;
-    let (mut ours, mut theirs) = (letters(rows), letters(text));
+    let mut ours = letters(rows);
     for &(read, right) in mends {
         // Each mended glyph counts as the character the extractor gave it.
         let Some(at) = ours.iter().position(|&c| c == right) else { return false };
         ours[at] = read;
     }
-    ours.sort_unstable();
-    ours.retain(known);
-    theirs.retain(known);
+    let comparable = |v: Vec<char>| {
+        let mut out: Vec<char> = v.into_iter().nfd().map(as_written).filter(known).collect();
+        out.sort_unstable();
+        out
+    };
+    let (ours, theirs) = (comparable(ours), comparable(letters(text)));
     let hyphens = |v: &[char]| v.iter().filter(|&&c| c == '-').count();
     let joined = rows.lines().filter(|line| line.trim_end().ends_with('-')).count();
     let extra = hyphens(&ours).checked_sub(hyphens(&theirs));
     extra.is_some_and(|n| n <= joined)
         && ours.iter().filter(|&&c| c != '-').eq(theirs.iter().filter(|&&c| c != '-'))
+}
+
+/// `c` as the glyphs write it: a superscript or subscript digit as the digit, an accent as its
+/// combining mark.
+fn as_written(c: char) -> char {
+    match c {
+        '\u{2070}' => '0',
+        '\u{b9}' => '1',
+        '\u{b2}' => '2',
+        '\u{b3}' => '3',
+        '\u{2074}'..='\u{2079}' => char::from_digit(u32::from(c) - 0x2070, 10).unwrap_or(c),
+        '\u{2080}'..='\u{2089}' => char::from_digit(u32::from(c) - 0x2080, 10).unwrap_or(c),
+        '`' => '\u{300}',
+        '^' => '\u{302}',
+        '~' => '\u{303}',
+        _ => spacing_accent(c).unwrap_or(c),
+    }
 }
 
 /// The characters of `text` other than white space, sorted.
@@ -567,6 +595,18 @@ mod tests {
         // A hyphen the text lacks that does not end a row is a character lost.
         let inner = row(50.0, &["well-known", "words"], 700.0);
         assert_eq!(read("wellknown words", &inner, &[]), None);
+    }
+
+    #[test]
+    fn scripts_and_accents_are_the_same_characters_however_the_extractor_writes_them() {
+        let glyphs = row(50.0, &["H2O", "and", "M\u{a8}obius", "or", "a`", "x2~"], 700.0);
+        let read = |text: &str| super::read(text, &glyphs, &[]);
+        let out = Some("H2O and M\u{a8}obius or a` x2~\n".to_owned());
+        assert_eq!(read("H\u{2082}O and Möbius or a\u{300} x\u{b2}\u{303}"), out);
+        assert_eq!(read("H2O and Mo\u{308}bius or à x2~"), out);
+        // A digit is not any digit, nor an accent any accent.
+        assert_eq!(read("H\u{2083}O and Möbius or a\u{300} x2~"), None);
+        assert_eq!(read("H2O and Mőbius or a\u{300} x2~"), None);
     }
 
     #[test]
