@@ -107,8 +107,12 @@ impl Fonts {
         else {
             return;
         };
+        // In the order of their resource names, so that which of two embeddings of one font
+        // gives a letter's width is the same on every run.
+        let mut named: Vec<(&String, &Object)> = fonts.as_dict().into_iter().flatten().collect();
+        named.sort_by(|a, b| a.0.cmp(b.0));
         let mut seen = HashMap::new();
-        for font in fonts.as_dict().into_iter().flat_map(|d| d.values()) {
+        for (_, font) in named {
             let Some(font) = resolve(font) else { continue };
             let Some(dict) = font.as_dict() else { continue };
             let Some(name) = dict.get("BaseFont").and_then(Object::as_name) else { continue };

@@ -557,6 +557,9 @@ mod tests {
         assert_eq!(mends, [('η', '⟨'), ('ι', '⟩')]);
         // The rows hold the brackets, checked against the extractor's Greek letters.
         assert_eq!(rows::read("ηtextι η", &mended, &mends).as_deref(), Some("⟨text⟩ η\n"));
+        // A mend the rows do not hold, or one the text does not, is a difference.
+        assert_eq!(rows::read("ηtextι η", &mended, &[('η', '⟨'), ('x', '!')]), None);
+        assert_eq!(rows::read("⟨textι η", &mended, &mends), None);
         // A page without them is left alone.
         assert!(mend(&chars[1..5], &glyphs[1..5], &[]).is_none());
         // An f the font's widths say is a ligature (ligatures.rs) is read as it, and counts

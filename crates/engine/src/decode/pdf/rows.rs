@@ -137,12 +137,25 @@ pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<Strin
 /// accent (`u` and `¨`).
 fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
     let known = |c: &char| *c != char::REPLACEMENT_CHARACTER;
-    let mut ours = letters(rows);
-    for &(read, right) in mends {
-        // Each mended glyph counts as the character the extractor gave it.
-        let Some(at) = ours.iter().position(|&c| c == right) else { return false };
-        ours[at] = read;
+    // Each mended glyph counts as the character the extractor gave it: the mends' characters
+    // are taken out of the rows' (both sorted, so in one pass) and the extractor's put in.
+    let mut rights: Vec<char> = mends.iter().map(|&(_, right)| right).collect();
+    rights.sort_unstable();
+    let mut rights = rights.into_iter().peekable();
+    let mut ours = Vec::with_capacity(rows.len());
+    for c in letters(rows) {
+        if rights.next_if(|&r| r < c).is_some() {
+            // A mended character the rows do not hold.
+            return false;
+        }
+        if rights.next_if_eq(&c).is_none() {
+            ours.push(c);
+        }
     }
+    if rights.next().is_some() {
+        return false;
+    }
+    ours.extend(mends.iter().map(|&(read, _)| read));
     let comparable = |v: Vec<char>| {
         let mut out: Vec<char> = v.into_iter().nfd().map(as_written).filter(known).collect();
         out.sort_unstable();
