@@ -14,6 +14,8 @@ use pdf_oxide::PdfDocument;
 use pdf_oxide::layout::TextChar;
 use pdf_oxide::object::Object;
 
+use super::object::{base_name, resolve};
+
 /// What the widths of one font (by its `/BaseFont`) say: each f-ligature's width and the
 /// plain `f`'s, and each letter's, in thousandths of an em.
 #[derive(Debug, Default)]
@@ -87,10 +89,7 @@ impl Fonts {
 
     /// Reads the fonts of the page's resources that are not known yet.
     fn read_page(&mut self, doc: &PdfDocument, page: usize) {
-        let resolve = |object: &Object| match object {
-            Object::Reference(r) => doc.load_object(*r).ok(),
-            other => Some(other.clone()),
-        };
+        let resolve = |object: &Object| resolve(doc, object);
         let Ok(mut node) = doc.get_page(page) else { return };
         let mut resources = None;
         for _ in 0..MAX_PARENTS {
@@ -148,11 +147,6 @@ impl FontWidths {
         let (ligature, _) = found.next()?;
         found.next().is_none().then_some(*ligature)
     }
-}
-
-/// A font's name without its subset tag (`ABCDEF+LinLibertineT`).
-fn base_name(name: &str) -> &str {
-    name.split_once('+').map_or(name, |(_, rest)| rest)
 }
 
 /// The f-ligature and letter widths of a simple font with `/Differences` and `/Widths`.

@@ -20,6 +20,7 @@ use accents::compose_accents;
 mod accents;
 mod gaps;
 mod ligatures;
+mod object;
 mod rows;
 mod shifted;
 
@@ -143,8 +144,7 @@ fn mend(
             'ι' => '⟩',
             _ => return None,
         };
-        // A subset font is named `ABCDEF+Name`.
-        let name = c.font_name.rsplit('+').next().unwrap_or_default();
+        let name = object::base_name(&c.font_name);
         ["CMSY", "LMSY", "LMMathSymbols"].iter().any(|f| name.starts_with(f)).then_some(right)
     };
     if ligatures.is_empty() && !chars.iter().any(|c| bracket(c).is_some()) {
@@ -220,10 +220,7 @@ fn outline_by_page(doc: &PdfDocument, n_pages: usize) -> Vec<Vec<(usize, String)
 /// level after level, would be searched 2^32 times per item.
 fn names_are_sound(doc: &PdfDocument) -> bool {
     use pdf_oxide::object::Object;
-    let deref = |object: &Object| match object {
-        Object::Reference(r) => doc.load_object(*r).ok(),
-        other => Some(other.clone()),
-    };
+    let deref = |object: &Object| object::resolve(doc, object);
     let entry = |object: &Object, key: &str| object.as_dict()?.get(key).and_then(&deref);
     let Some(root) = doc
         .catalog()
@@ -492,6 +489,13 @@ mod tests {
             seed ^= seed << 17;
             seed % n
         }
+    }
+
+    /// The characters of `text` other than white space, sorted.
+    pub(super) fn letters(text: &str) -> Vec<char> {
+        let mut out: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        out.sort_unstable();
+        out
     }
 
     /// Glyphs of one line at 10 pt starting at `x`: words 0.33 em apart, letters touching and

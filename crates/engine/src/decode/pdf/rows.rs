@@ -136,37 +136,51 @@ pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<Strin
 /// composed with its letter or not (`ü`, `è`), where the glyphs are a digit and a spacing
 /// accent (`u` and `¨`).
 fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
-    let known = |c: &char| *c != char::REPLACEMENT_CHARACTER;
-    // Each mended glyph counts as the character the extractor gave it: the mends' characters
-    // are taken out of the rows' (both sorted, so in one pass) and the extractor's put in.
-    let mut rights: Vec<char> = mends.iter().map(|&(_, right)| right).collect();
-    rights.sort_unstable();
-    let mut rights = rights.into_iter().peekable();
-    let mut ours = Vec::with_capacity(rows.len());
-    for c in letters(rows) {
-        if rights.next_if(|&r| r < c).is_some() {
-            // A mended character the rows do not hold.
+    let mut ours = comparable(rows);
+    if !mends.is_empty() {
+        // Each mended glyph counts as the character the extractor gave it: the mends'
+        // characters are taken out of the rows' (both sorted, so in one pass) and the
+        // extractor's put in. No mend's characters are changed by `comparable`.
+        let mut rights: Vec<char> = mends.iter().map(|&(_, right)| right).collect();
+        rights.sort_unstable();
+        let mut rights = rights.into_iter().peekable();
+        let mut kept = Vec::with_capacity(ours.len());
+        for c in ours {
+            if rights.next_if(|&r| r < c).is_some() {
+                // A mended character the rows do not hold.
+                return false;
+            }
+            if rights.next_if_eq(&c).is_none() {
+                kept.push(c);
+            }
+        }
+        if rights.next().is_some() {
             return false;
         }
-        if rights.next_if_eq(&c).is_none() {
-            ours.push(c);
-        }
+        kept.extend(mends.iter().map(|&(read, _)| read));
+        kept.sort_unstable();
+        ours = kept;
     }
-    if rights.next().is_some() {
-        return false;
-    }
-    ours.extend(mends.iter().map(|&(read, _)| read));
-    let comparable = |v: Vec<char>| {
-        let mut out: Vec<char> = v.into_iter().nfd().map(as_written).filter(known).collect();
-        out.sort_unstable();
-        out
-    };
-    let (ours, theirs) = (comparable(ours), comparable(letters(text)));
+    let theirs = comparable(text);
     let hyphens = |v: &[char]| v.iter().filter(|&&c| c == '-').count();
     let joined = rows.lines().filter(|line| line.trim_end().ends_with('-')).count();
     let extra = hyphens(&ours).checked_sub(hyphens(&theirs));
     extra.is_some_and(|n| n <= joined)
         && ours.iter().filter(|&&c| c != '-').eq(theirs.iter().filter(|&&c| c != '-'))
+}
+
+/// The characters of `text` other than white space and U+FFFD, as the glyphs write them
+/// ([`as_written`], after canonical decomposition), sorted.
+fn comparable(text: &str) -> Vec<char> {
+    let mut out: Vec<char> = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .nfd()
+        .map(as_written)
+        .filter(|&c| c != char::REPLACEMENT_CHARACTER)
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// `c` as the glyphs write it: a superscript or subscript digit as the digit, an accent as its
@@ -184,13 +198,6 @@ fn as_written(c: char) -> char {
         '~' => '\u{303}',
         _ => spacing_accent(c).unwrap_or(c),
     }
-}
-
-/// The characters of `text` other than white space, sorted.
-pub(super) fn letters(text: &str) -> Vec<char> {
-    let mut out: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
-    out.sort_unstable();
-    out
 }
 
 /// The page's glyphs as rows, top to bottom, each left to right. Glyphs whose baselines lie
@@ -538,7 +545,7 @@ fn baseline(row: &[Glyph]) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::glyph_line;
+    use super::super::tests::{glyph_line, letters};
     use super::*;
 
     const SIZE: f32 = 10.0;

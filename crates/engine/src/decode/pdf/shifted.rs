@@ -466,8 +466,7 @@ fn stray_cuts(
 
 #[cfg(test)]
 mod tests {
-    use super::super::rows::letters;
-    use super::super::tests::glyph_line;
+    use super::super::tests::{glyph_line, letters};
     use super::*;
 
     const SIZE: f32 = 10.0;
