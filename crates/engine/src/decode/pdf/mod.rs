@@ -1,6 +1,7 @@
 //! PDF → a text view with one location per page, pages joined with a form feed. A page is read
-//! from its glyphs a row at a time, column by column ([`rows`]); a page the rows cannot read
-//! safely (text drawn over text, glyphs the extractor's text does not hold) keeps pdf_oxide's
+//! from its glyphs on the page (not those a crop leaves off it) a row at a time, column by
+//! column ([`rows`]); a page the rows cannot read safely (text drawn over text, characters of
+//! the extractor's text the glyphs do not hold) keeps pdf_oxide's
 //! reading order, with the word spaces it lost put back from the glyphs' positions ([`gaps`])
 //! and the words whose letters the typesetter raised or lowered (`LaTeX`, `TeX`) written whole
 //! again ([`shifted`]). Bookmarks (the outline) become Markdown headings on the page they point
@@ -68,10 +69,32 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
-                let mended = mend(&chars, &glyphs, &fonts.ligatures(&doc, page, &chars));
-                let read = match &mended {
-                    Some((glyphs, mends)) => rows::read(&raw, glyphs, mends),
-                    None => rows::read(&raw, &glyphs, &[]),
+                // Glyphs off the page's visible box: a page of a two-page spread draws both
+                // halves and crops to its own (reliance.pdf, an annual report: pages 2 and 3
+                // each hold the glyphs of both), where the extractor's text holds its own half
+                // alone. An overfull line's last letters past the edge are in that text too,
+                // so the rows first read every glyph, and only the page's own where that
+                // reading does not hold the text's characters (when every glyph is off the
+                // box, the box is no guide and all are read).
+                let visible = doc.get_page_visible_box(page).ok();
+                let on: Vec<_> = match visible {
+                    Some(visible) if chars.iter().any(|c| !on_page(c, visible)) => {
+                        chars.iter().filter(|c| on_page(c, visible)).cloned().collect()
+                    }
+                    _ => Vec::new(),
+                };
+                let mut read = |chars: &[pdf_oxide::layout::TextChar],
+                                glyphs: &[gaps::Glyph],
+                                more| {
+                    match mend(chars, glyphs, &fonts.ligatures(&doc, page, chars)) {
+                        Some((glyphs, mends)) => rows::read(&raw, &glyphs, &mends, more),
+                        None => rows::read(&raw, glyphs, &[], more),
+                    }
+                };
+                let read = if on.is_empty() {
+                    read(&chars, &glyphs, true)
+                } else {
+                    read(&chars, &glyphs, false).or_else(|| read(&on, &self::glyphs(&on), true))
                 };
                 if let Some(read) = read {
                     read
@@ -102,6 +125,23 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         )]
     };
     Ok(Document { text: out, locations, notes })
+}
+
+/// How far outside the page's visible box a glyph's middle may lie and still be on the page,
+/// in points (a glyph set on the trim line).
+const BOX_SLACK: f32 = 2.0;
+
+/// Whether a glyph is on the page: its middle inside the visible box (the CropBox within the
+/// MediaBox, as `(left, bottom, right, top)`), or at a place no box can say.
+fn on_page(
+    c: &pdf_oxide::layout::TextChar,
+    (left, bottom, right, top): (f32, f32, f32, f32),
+) -> bool {
+    let x = c.bbox.x + c.bbox.width / 2.0;
+    let y = c.origin_y;
+    !(x.is_finite() && y.is_finite())
+        || (left - BOX_SLACK..=right + BOX_SLACK).contains(&x)
+            && (bottom - BOX_SLACK..=top + BOX_SLACK).contains(&y)
 }
 
 /// A page's glyphs for the rows and the two repairs; a glyph set at an angle parts lines, as
@@ -560,10 +600,10 @@ mod tests {
         assert_eq!(read, "⟨text⟩η");
         assert_eq!(mends, [('η', '⟨'), ('ι', '⟩')]);
         // The rows hold the brackets, checked against the extractor's Greek letters.
-        assert_eq!(rows::read("ηtextι η", &mended, &mends).as_deref(), Some("⟨text⟩ η\n"));
+        assert_eq!(rows::read("ηtextι η", &mended, &mends, false).as_deref(), Some("⟨text⟩ η\n"));
         // A mend the rows do not hold, or one the text does not, is a difference.
-        assert_eq!(rows::read("ηtextι η", &mended, &[('η', '⟨'), ('x', '!')]), None);
-        assert_eq!(rows::read("⟨textι η", &mended, &mends), None);
+        assert_eq!(rows::read("ηtextι η", &mended, &[('η', '⟨'), ('x', '!')], false), None);
+        assert_eq!(rows::read("⟨textι η", &mended, &mends, false), None);
         // A page without them is left alone.
         assert!(mend(&chars[1..5], &glyphs[1..5], &[]).is_none());
         // An f the font's widths say is a ligature (ligatures.rs) is read as it, and counts
@@ -576,7 +616,7 @@ mod tests {
         let (mended, mends) =
             mend(&word, &super::glyphs(&word), &[(2, '\u{fb01}')]).expect("a ligature");
         assert_eq!(mends, [('f', '\u{fb01}')]);
-        let read = rows::read("defned", &mended, &mends).expect("read by rows");
+        let read = rows::read("defned", &mended, &mends, false).expect("read by rows");
         assert_eq!(clean(&read), "defined\n");
     }
 

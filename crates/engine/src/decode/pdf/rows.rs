@@ -7,9 +7,10 @@
 //! among them), sets the raised and lowered letters of TeX's logos on lines of their own
 //! (`LT X` / `A E`), moves a title's first word away from the rest, and on pages of two
 //! columns runs lines of both together. The glyphs still say where each letter is, and the
-//! page is read from them: a row per line of text, top to bottom and left to right, a space
-//! where a space glyph or a word gap stands, a blank line where rows lie further apart than a
-//! paragraph's lines. Where a gutter parts the page's rows (a band of its width that their
+//! page is read from them: a row per line of text, top to bottom and left to right (a row of
+//! Hebrew or Arabic turned to the order it is read in), a space where a space glyph (not a
+//! spreadsheet's padding) or a word gap stands, a blank line where rows lie further apart than
+//! a paragraph's lines. Where a gutter parts the page's rows (a band of its width that their
 //! words all but never cross, with a fifth of its letters or more on each side), each stretch
 //! of rows between rows that cross it is read column by column, and a column parted again
 //! (a three-column index) the same way. Raised and lowered letters (a logo's `A`, a
@@ -20,10 +21,15 @@
 //! and shifted-letter repairs of it):
 //! - never on a page where text is drawn over text (a label over a title): its rows would
 //!   interleave the two letter by letter;
-//! - only when the rows hold exactly the characters of the extractor's text, white space and
-//!   the line-end hyphens the extractor joined aside: nothing is lost, added or read twice (a
-//!   glyph set at an angle, which the rows leave out, keeps the page as read).
+//! - only when the rows hold the characters of the extractor's text, white space and the
+//!   line-end hyphens the extractor joined aside: nothing is lost or read twice (a glyph set
+//!   at an angle, which the rows leave out, keeps the page as read). They may hold more than
+//!   the text where the text left out a large part of the page's glyphs (a tagged page whose
+//!   structure tree misses most of it).
 
+use std::borrow::Cow;
+
+use unicode_bidi::{BidiClass, Level, ParagraphBidiInfo, bidi_class};
 use unicode_normalization::UnicodeNormalization;
 
 use super::accents::spacing_accent;
@@ -99,18 +105,30 @@ const MAX_BINS: usize = 4096;
 /// the letters of a word sit within a tenth of an em of each other.
 const WORD_GAP_EM: f32 = 0.15;
 
+/// How close two space glyphs' edges lie, in ems, when one runs on from the other (a run of
+/// padding spaces).
+const ABUT_EM: f32 = 0.02;
+
 /// A gap between two rows, in multiples of the page's usual distance between rows, that ends a
 /// paragraph (a blank line in the text).
 const PARAGRAPH_PITCH: f32 = 1.6;
+
+/// The least share of the rows' characters that the extractor's text may lack for the rows to
+/// be read in its place ([`Letters::More`]). The pages whose text lacks glyphs lack either a
+/// few per cent (running heads and printer's marks the extractor sets aside, UTF-8 read as
+/// Windows-1252 that its text mends, vertical Japanese text it reads down its lines: its
+/// reading is kept) or half and more (a tagged page whose structure tree misses most of it).
+const MORE_SHARE: f32 = 0.25;
 
 /// A glyph read right where the extractor misread it: (the extractor's character, the glyph's).
 pub(super) type Mend = (char, char);
 
 /// The page read by rows of its glyphs, column by column, when no text is drawn over text and
-/// the rows hold exactly the characters of the extractor's `text`; `None` otherwise. `mends`
-/// are the glyphs read right where the extractor misread them, each as (the extractor's
-/// character, the glyph's): the rows hold the glyph's, the text the extractor's.
-pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<String> {
+/// the rows hold exactly the characters of the extractor's `text`, or with `more` all of them
+/// and more ([`Letters::More`]); `None` otherwise. `mends` are the glyphs read right where the
+/// extractor misread them, each as (the extractor's character, the glyph's): the rows hold the
+/// glyph's, the text the extractor's.
+pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend], more: bool) -> Option<String> {
     if text.len() > MAX_TEXT {
         return None;
     }
@@ -121,10 +139,29 @@ pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<Strin
     let mut ordered = Vec::with_capacity(rows.len());
     in_columns(rows, 0, &mut ordered);
     let out = render(&ordered);
-    same_letters(&out, text, mends).then_some(out)
+    match letters(&out, text, mends) {
+        Letters::Same => Some(out),
+        Letters::More if more => Some(out),
+        Letters::More | Letters::Other => None,
+    }
 }
 
-/// Whether the rows hold the characters of the extractor's text, white space aside, but for
+/// How the rows' characters compare with the extractor's text's ([`letters`]).
+#[derive(Debug, PartialEq, Eq)]
+enum Letters {
+    /// The same characters.
+    Same,
+    /// All of the text's and [`MORE_SHARE`] more or beyond: the glyphs hold much text the
+    /// extractor's text left out. pdf_oxide reads a tagged page through its structure tree,
+    /// and where the tree misses most of the page its text is a table's numbers alone (the EU
+    /// tables of the ICDAR 2013 set, written by iText), while the glyphs hold all of it.
+    More,
+    /// Characters the glyphs lack, or both differ.
+    Other,
+}
+
+/// Whether the rows hold the characters of the extractor's text ([`Letters::Same`]), white
+/// space aside, but for
 /// the hyphens at line ends that the extractor joined away itself (`for-` / `mat` read as
 /// `format`; the view's own line-end joining decides on them again) and for glyphs whose
 /// character the font does not say. The extractor gives such a glyph as U+FFFD among the
@@ -135,7 +172,7 @@ pub(super) fn read(text: &str, glyphs: &[Glyph], mends: &[Mend]) -> Option<Strin
 /// lowered digit as a superscript or subscript (`H₂O`) and an accent as a combining mark,
 /// composed with its letter or not (`ü`, `è`), where the glyphs are a digit and a spacing
 /// accent (`u` and `¨`).
-fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
+fn letters(rows: &str, text: &str, mends: &[Mend]) -> Letters {
     let mut ours = comparable(rows);
     if !mends.is_empty() {
         // Each mended glyph counts as the character the extractor gave it: the mends'
@@ -148,14 +185,14 @@ fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
         for c in ours {
             if rights.next_if(|&r| r < c).is_some() {
                 // A mended character the rows do not hold.
-                return false;
+                return Letters::Other;
             }
             if rights.next_if_eq(&c).is_none() {
                 kept.push(c);
             }
         }
         if rights.next().is_some() {
-            return false;
+            return Letters::Other;
         }
         kept.extend(mends.iter().map(|&(read, _)| read));
         kept.sort_unstable();
@@ -165,19 +202,38 @@ fn same_letters(rows: &str, text: &str, mends: &[Mend]) -> bool {
     let hyphens = |v: &[char]| v.iter().filter(|&&c| c == '-').count();
     let joined = rows.lines().filter(|line| line.trim_end().ends_with('-')).count();
     let extra = hyphens(&ours).checked_sub(hyphens(&theirs));
-    extra.is_some_and(|n| n <= joined)
-        && ours.iter().filter(|&&c| c != '-').eq(theirs.iter().filter(|&&c| c != '-'))
+    let same = extra.is_some_and(|n| n <= joined)
+        && ours.iter().filter(|&&c| c != '-').eq(theirs.iter().filter(|&&c| c != '-'));
+    if same {
+        Letters::Same
+    } else if holds(&ours, &theirs)
+        && (ours.len() - theirs.len()) as f32 >= MORE_SHARE * ours.len() as f32
+    {
+        Letters::More
+    } else {
+        Letters::Other
+    }
 }
 
-/// The characters of `text` other than white space and U+FFFD, as the glyphs write them
-/// ([`as_written`], after canonical decomposition), sorted.
+/// Whether the sorted characters `ours` hold every one of the sorted `theirs`, as often.
+fn holds(ours: &[char], theirs: &[char]) -> bool {
+    let mut ours = ours.iter().peekable();
+    theirs.iter().all(|c| {
+        while ours.next_if(|&o| o < c).is_some() {}
+        ours.next_if_eq(&c).is_some()
+    })
+}
+
+/// The characters of `text` other than white space, U+FFFD and the private use area (a
+/// font's own symbols, which Word's Arabic text holds two of where its glyphs hold none), as
+/// the glyphs write them ([`as_written`], after canonical decomposition), sorted.
 fn comparable(text: &str) -> Vec<char> {
     let mut out: Vec<char> = text
         .chars()
         .filter(|c| !c.is_whitespace())
         .nfd()
         .map(as_written)
-        .filter(|&c| c != char::REPLACEMENT_CHARACTER)
+        .filter(|&c| c != char::REPLACEMENT_CHARACTER && !('\u{e000}'..='\u{f8ff}').contains(&c))
         .collect();
     out.sort_unstable();
     out
@@ -484,8 +540,8 @@ fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
     best
 }
 
-/// The rows as text: a line per row, its glyphs parted by a space where a space glyph or a
-/// word gap stands between them, and a blank line where the rows are further apart than a
+/// The rows as text: a line per row, its glyphs parted by a space where a word gap, or a space
+/// glyph between glyphs that do not touch, stands between them, and a blank line where the rows are further apart than a
 /// paragraph's lines.
 fn render(rows: &[Vec<Glyph>]) -> String {
     let bases: Vec<f32> = rows.iter().map(|row| baseline(row)).collect();
@@ -504,14 +560,20 @@ fn render(rows: &[Vec<Glyph>]) -> String {
                 out.push('\n');
             }
         }
+        let start = out.len();
         let mut prev: Option<&Glyph> = None;
         let mut space = false;
         // Whether the word so far is all raised or lowered glyphs: a footnote mark before the
         // text it marks (`¹Only`) is a word of its own, a logo's `A` or the `nd` of `2nd` is not.
         let mut all_script = false;
-        for g in row {
+        for (k, g) in row.iter().enumerate() {
             if g.c.is_whitespace() || g.c.is_control() {
-                space = prev.is_some();
+                // A space glyph that starts where the letter before it starts was drawn
+                // before that letter (` nut`, the space at the `n`'s place): it parts that
+                // letter from what came before, not from what follows.
+                let leading =
+                    prev.is_some_and(|p| (g.left - p.left).abs() <= ABUT_EM * p.size.max(1.0));
+                space |= prev.is_some() && !leading && !padding(row, k);
                 continue;
             }
             let script = (g.base - bases[i]).abs() > LINE_EM * g.size.max(1.0);
@@ -531,9 +593,51 @@ fn render(rows: &[Vec<Glyph>]) -> String {
             prev = Some(g);
             space = false;
         }
+        if let Cow::Owned(line) = logical(&out[start..]) {
+            out.replace_range(start.., &line);
+        }
     }
     out.push('\n');
     out
+}
+
+/// Whether the space glyph `row[k]` is padding, no word space: one of a run of space glyphs
+/// that abut each other, drawn over the letters of the row (more than half of it over a
+/// neighbouring letter). Spreadsheets pad a cell so (ca-warn-report.pdf, from Excel: its dates
+/// read `0 3 / 2 5 / 2 0 16` if every space glyph parted them, where the digits touch); a word
+/// space is one glyph, even where it is drawn over the end of the word before it (the tabula
+/// test files from Word).
+fn padding(row: &[Glyph], k: usize) -> bool {
+    let g = &row[k];
+    let eps = ABUT_EM * g.size.max(1.0);
+    let space = |j: usize| row.get(j).is_some_and(|o: &Glyph| o.c.is_whitespace());
+    let abuts = (k > 0 && space(k - 1) && (row[k - 1].right - g.left).abs() <= eps)
+        || (space(k + 1) && (row[k + 1].left - g.right).abs() <= eps);
+    let over = |o: Option<&Glyph>| o.is_some_and(|o| covers(g, o));
+    let before = row[..k].iter().rev().find(|o| !o.c.is_whitespace());
+    let after = row[k + 1..].iter().find(|o| !o.c.is_whitespace());
+    abuts && (over(before) || over(after))
+}
+
+/// A row written left to right as it stands on the page, in the order it is read: where it
+/// holds right-to-left letters (Hebrew, Arabic) its runs are turned as the Unicode
+/// bidirectional algorithm lays them out, which undoes that layout (`ةغلب` on the page is
+/// `بلغة`, a number or a Latin word within stays as it stands). The row reads right to left as
+/// a whole when it holds at least as many right-to-left letters as left-to-right ones.
+fn logical(row: &str) -> Cow<'_, str> {
+    let (mut rtl, mut ltr) = (0usize, 0usize);
+    for c in row.chars() {
+        match bidi_class(c) {
+            BidiClass::R | BidiClass::AL => rtl += 1,
+            BidiClass::L => ltr += 1,
+            _ => {}
+        }
+    }
+    if rtl == 0 {
+        return Cow::Borrowed(row);
+    }
+    let level = if rtl >= ltr { Level::rtl() } else { Level::ltr() };
+    ParagraphBidiInfo::new(row, Some(level)).reorder_line(0..row.len())
 }
 
 /// A row's baseline: that of most of its glyphs (the median), not of a raised letter.
@@ -587,7 +691,7 @@ mod tests {
         let leaders: Vec<String> = entries.iter().map(|e| without_number(e)).collect();
         let text =
             format!("Contents\n{}\n\n2358\nA E\n", leaders.join("\n")).replace("LATEX", "LTX");
-        let out = read(&text, &glyphs, &[]).expect("read by rows");
+        let out = read(&text, &glyphs, &[], true).expect("read by rows");
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 5);
         assert_eq!(lines[0], "Contents");
@@ -603,24 +707,25 @@ mod tests {
             [row(50.0, &["A", "short", "line"], 700.0), row(50.0, &["and", "more-"], 688.0)]
                 .concat();
         assert_eq!(
-            read("A short line and more", &glyphs, &[]).as_deref(),
+            read("A short line and more", &glyphs, &[], true).as_deref(),
             Some("A short line\nand more-\n")
         );
         // The extractor joined the line-end hyphen away: still the same characters.
-        assert!(read("A short line and more", &glyphs, &[]).is_some());
-        assert!(read("A short line andmore-", &glyphs, &[]).is_some());
-        // A character the glyphs do not have, or one they have and the text lacks: left as read.
-        assert_eq!(read("A short line and more!", &glyphs, &[]), None);
-        assert_eq!(read("A short line and mor", &glyphs, &[]), None);
-        // A hyphen the text lacks that does not end a row is a character lost.
+        assert!(read("A short line and more", &glyphs, &[], true).is_some());
+        assert!(read("A short line andmore-", &glyphs, &[], true).is_some());
+        // A character the glyphs do not have: left as read.
+        assert_eq!(read("A short line and more!", &glyphs, &[], true), None);
+        // One they have and the text lacks: left as read (a few such are the text's choice).
+        assert_eq!(read("A short line and mor", &glyphs, &[], true), None);
+        // A hyphen the text lacks that does not end a row is such a character.
         let inner = row(50.0, &["well-known", "words"], 700.0);
-        assert_eq!(read("wellknown words", &inner, &[]), None);
+        assert_eq!(read("wellknown words", &inner, &[], true), None);
     }
 
     #[test]
     fn scripts_and_accents_are_the_same_characters_however_the_extractor_writes_them() {
         let glyphs = row(50.0, &["H2O", "and", "M\u{a8}obius", "or", "a`", "x2~"], 700.0);
-        let read = |text: &str| super::read(text, &glyphs, &[]);
+        let read = |text: &str| super::read(text, &glyphs, &[], true);
         let out = Some("H2O and M\u{a8}obius or a` x2~\n".to_owned());
         assert_eq!(read("H\u{2082}O and Möbius or a\u{300} x\u{b2}\u{303}"), out);
         assert_eq!(read("H2O and Mo\u{308}bius or à x2~"), out);
@@ -634,11 +739,11 @@ mod tests {
         // A `ti` ligature the font names no character for: the extractor's text reads `wring`.
         let glyphs = row(50.0, &["of", "wri\u{fffd}ng", "a", "report"], 700.0);
         assert_eq!(
-            read("of wring a report", &glyphs, &[]).as_deref(),
+            read("of wring a report", &glyphs, &[], true).as_deref(),
             Some("of wri\u{fffd}ng a report\n")
         );
         // Any other character still has to be the text's.
-        assert_eq!(read("of wrng a report", &glyphs, &[]), None);
+        assert_eq!(read("of wrng a report", &glyphs, &[], true), None);
     }
 
     #[test]
@@ -661,7 +766,7 @@ mod tests {
         ));
         text.push_str(&format!("{left}{right}A footer across both columns of the page\n"));
         assert!(gutter(&rows(&glyphs)).is_some());
-        let out = read(&text, &glyphs, &[]).expect("read by columns");
+        let out = read(&text, &glyphs, &[], true).expect("read by columns");
         let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(words, text.split_whitespace().collect::<Vec<_>>().join(" "));
         // A table of contents has its numbers beyond a gap, but no letters there.
@@ -693,7 +798,7 @@ mod tests {
         let label = row(72.0, &["Image"], 700.0);
         let glyphs = [title, label].concat();
         assert!(overprinted(&rows(&glyphs)));
-        assert_eq!(read("Beamer using the theme Image", &glyphs, &[]), None);
+        assert_eq!(read("Beamer using the theme Image", &glyphs, &[], true), None);
     }
 
     #[test]
@@ -733,5 +838,69 @@ mod tests {
         let title = row(50.0, &["Large", "title"], 700.0);
         let small_print = row(60.0, &["Issue", "eighteen"], 697.0);
         assert_eq!(render(&rows(&[title, small_print].concat())), "Large title\nIssue eighteen\n");
+    }
+
+    #[test]
+    fn glyphs_the_text_left_out_are_read_where_it_lacks_much_of_the_page() {
+        // The extractor's text of a tagged page whose structure tree misses most of it.
+        let glyphs =
+            [row(50.0, &["Franprix", "28.0"], 700.0), row(50.0, &["Casino", "24.8"], 688.0)]
+                .concat();
+        assert_eq!(
+            read("28.0 24.8", &glyphs, &[], true).as_deref(),
+            Some("Franprix 28.0\nCasino 24.8\n")
+        );
+        assert_eq!(read("28.0 24.8", &glyphs, &[], false), None);
+        // A text that lacks a few of its glyphs keeps its own reading.
+        assert_eq!(read("Franprix 28.0 Casino 24.", &glyphs, &[], true), None);
+    }
+
+    #[test]
+    fn a_space_glyph_over_touching_glyphs_parts_no_word() {
+        // A spreadsheet cell padded with space glyphs drawn over its digits.
+        // A spreadsheet cell padded with a run of space glyphs drawn over its digits.
+        let mut glyphs = row(50.0, &["03/25/2016"], 700.0);
+        let pads: Vec<Glyph> = (0..20)
+            .map(|i| Glyph {
+                c: ' ',
+                left: 50.0 + 2.5 * i as f32,
+                right: 52.5 + 2.5 * i as f32,
+                ..glyphs[0]
+            })
+            .collect();
+        glyphs.extend(pads);
+        glyphs.sort_by(|a, b| a.left.total_cmp(&b.left));
+        assert_eq!(read("03/25/2016", &glyphs, &[], false).as_deref(), Some("03/25/2016\n"));
+        // A lone space glyph parts two words, in a gap or drawn over the end of the first.
+        let mut spaced = row(50.0, &["out", "the"], 700.0);
+        spaced.insert(3, Glyph { c: ' ', left: 63.0, right: 66.3, ..spaced[0] });
+        assert_eq!(read("out the", &spaced, &[], false).as_deref(), Some("out the\n"));
+        let mut tight: Vec<Glyph> = row(50.0, &["outthe"], 700.0);
+        tight.insert(3, Glyph { c: ' ', left: 62.0, right: 65.0, ..tight[0] });
+        assert_eq!(read("out the", &tight, &[], false).as_deref(), Some("out the\n"));
+        // One drawn at the place of the letter after it (` nut`) parts nothing after it.
+        let mut leading: Vec<Glyph> = row(50.0, &["a", "nut"], 700.0);
+        leading.insert(2, Glyph { c: ' ', left: 58.3, right: 59.7, ..leading[0] });
+        leading.sort_by(|a, b| a.left.total_cmp(&b.left));
+        assert_eq!(read("a nut", &leading, &[], false).as_deref(), Some("a nut\n"));
+    }
+
+    #[test]
+    fn right_to_left_rows_are_written_in_reading_order() {
+        // Glyphs as they stand on the page, left to right: `R` and `بلغة` laid out right to left,
+        // a number within as it stands.
+        let glyphs = row(50.0, &["2015", "R", "\u{629}\u{63a}\u{644}\u{628}"], 700.0);
+        let out = read("\u{628}\u{644}\u{63a}\u{629} R 2015", &glyphs, &[], false);
+        assert_eq!(out.as_deref(), Some("\u{628}\u{644}\u{63a}\u{629} R 2015\n"));
+        // Hebrew in a row of mostly Latin text: only its own run turns.
+        let mixed = row(50.0, &["see", "\u{5da}\u{5e1}", "here"], 700.0);
+        let out = read("see \u{5e1}\u{5da} here", &mixed, &[], false);
+        assert_eq!(out.as_deref(), Some("see \u{5e1}\u{5da} here\n"));
+    }
+
+    #[test]
+    fn private_use_characters_are_set_aside_like_unnamed_glyphs() {
+        let glyphs = row(50.0, &["word", "next"], 700.0);
+        assert_eq!(read("word\u{f8ff} next", &glyphs, &[], false).as_deref(), Some("word next\n"));
     }
 }
