@@ -76,7 +76,9 @@ def main():
                 continue
             d = [num(b[i]) - num(a[i]) for i in (3, 11, 4)]
             if any(abs(x) >= 0.001 for x in d):
-                way = "up  " if d[0] + d[1] > 0 else "down"
+                # Recall first; reading order decides where both recalls stayed.
+                key = d[0] + d[1] if abs(d[0] + d[1]) >= 0.001 else d[2]
+                way = "up  " if key > 0 else "down"
                 print(f"{way} words {100 * num(a[3]):5.1f} -> {100 * num(b[3]):5.1f}  grams "
                       f"{100 * num(a[11]):5.1f} -> {100 * num(b[11]):5.1f}  order {num(a[4]):.3f} -> "
                       f"{num(b[4]):.3f}  {fam[f]:11} {f}")
