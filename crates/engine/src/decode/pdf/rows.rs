@@ -164,10 +164,10 @@ enum Letters {
     Other,
 }
 
-/// Whether the rows hold the characters of the extractor's text ([`Letters::Same`]), white
-/// space aside, but for
-/// the hyphens at line ends that the extractor joined away itself (`for-` / `mat` read as
-/// `format`; the view's own line-end joining decides on them again) and for glyphs whose
+/// How the rows' characters compare with the extractor's text's: the same ([`Letters::Same`]),
+/// all of them and a good many more ([`Letters::More`]), or others. White space is set aside, and
+/// so are the hyphens at line ends that the extractor joined away itself (`for-` / `mat` read
+/// as `format`; the view's own line-end joining decides on them again) and glyphs whose
 /// character the font does not say. The extractor gives such a glyph as U+FFFD among the
 /// glyphs but leaves it out of its text, which turns `wri�ng` (a `ti` ligature without a
 /// name) into the word `wring`; the rows keep the mark where the glyph stands.
