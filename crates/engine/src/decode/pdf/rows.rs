@@ -580,9 +580,9 @@ fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
     best
 }
 
-/// The rows as text: a line per row, its glyphs parted by a space where a word gap, or a space
-/// glyph between glyphs that do not touch, stands between them, and a blank line where the rows are further apart than a
-/// paragraph's lines.
+/// The rows as text: a line per row, its glyphs parted by a space where a word gap or a space
+/// glyph stands between them (not [`padding`], nor one drawn where the letter before it
+/// starts), and a blank line where the rows are further apart than a paragraph's lines.
 fn render(rows: &[Vec<Glyph>]) -> String {
     let bases: Vec<f32> = rows.iter().map(|row| baseline(row)).collect();
     // Rows read column by column go up the page again where a column starts.
