@@ -405,27 +405,36 @@ fn overprinted(rows: &[Vec<Glyph>]) -> bool {
 /// crosses is read column by column (each column in its turn parted again, to
 /// [`MAX_COLUMN_DEPTH`] levels), and the rows across it where they stand.
 fn in_columns(rows: Vec<Vec<Glyph>>, depth: usize, out: &mut Vec<Vec<Glyph>>) {
-    let Some((from, to)) = (depth < MAX_COLUMN_DEPTH).then(|| gutter(&rows)).flatten() else {
+    if depth >= MAX_COLUMN_DEPTH {
+        out.extend(rows);
+        return;
+    }
+    // Each row's runs of words, found once: for the gutter, for the rows across it, and for
+    // the side of it each glyph goes to.
+    let em = typical_size(&rows);
+    let runs: Vec<Vec<Span>> = rows.iter().map(|row| spans(row, em)).collect();
+    let Some((from, to)) = gutter(&rows, &runs, em) else {
         out.extend(rows);
         return;
     };
     let middle = (from + to) / 2.0;
-    let em = typical_size(&rows);
     // A row crosses the gutter when a run of its words reaches past the gutter's middle and
     // either across it or more than [`OVERHANG_EM`] into it: a heading or a footer across the
     // columns. A line of the left column whose last word reaches a little way into a narrow
     // gutter (a ragged right edge, 1.5 em into a gutter of 2.8 em in i1040nr.pdf) does not,
     // and stays in its column.
-    let crosses = |row: &Vec<Glyph>| {
-        spans(row, em)
-            .iter()
-            .any(|&(a, b)| a < middle && b > middle && (b > to || b > from + OVERHANG_EM * em))
+    let crosses = |runs: &[Span]| {
+        runs.iter().any(|r| {
+            r.left < middle
+                && r.right > middle
+                && (r.right > to || r.right > from + OVERHANG_EM * em)
+        })
     };
-    let mut stretch: Vec<Vec<Glyph>> = Vec::new();
-    let flush = |stretch: &mut Vec<Vec<Glyph>>, out: &mut Vec<Vec<Glyph>>| {
+    let mut stretch: Vec<(Vec<Glyph>, Vec<Span>)> = Vec::new();
+    let flush = |stretch: &mut Vec<(Vec<Glyph>, Vec<Span>)>, out: &mut Vec<Vec<Glyph>>| {
         let (mut left, mut right) = (Vec::new(), Vec::new());
-        for row in stretch.drain(..) {
-            let (l, r) = split_row(row, middle, em);
+        for (row, runs) in stretch.drain(..) {
+            let (l, r) = split_row(row, &runs, middle);
             if !l.is_empty() {
                 left.push(l);
             }
@@ -436,36 +445,30 @@ fn in_columns(rows: Vec<Vec<Glyph>>, depth: usize, out: &mut Vec<Vec<Glyph>>) {
         in_columns(left, depth + 1, out);
         in_columns(right, depth + 1, out);
     };
-    for row in rows {
-        if crosses(&row) {
+    for (row, runs) in rows.into_iter().zip(runs) {
+        if crosses(&runs) {
             flush(&mut stretch, out);
             out.push(row);
         } else {
-            stretch.push(row);
+            stretch.push((row, runs));
         }
     }
     flush(&mut stretch, out);
 }
 
-/// A row's glyphs on each side of `middle`, a run of words ([`spans`]) on the side it starts
-/// on, with the space glyphs in it or after it: a word that reaches past the middle of the
-/// gutter stays in its column.
-fn split_row(row: Vec<Glyph>, middle: f32, em: f32) -> (Vec<Glyph>, Vec<Glyph>) {
+/// A row's glyphs on each side of `middle`: each run of words (`runs`, the row's [`spans`]) on
+/// the side it starts on, with the space glyphs in it or after it, so a word that reaches past
+/// the middle of the gutter stays in its column.
+fn split_row(row: Vec<Glyph>, runs: &[Span], middle: f32) -> (Vec<Glyph>, Vec<Glyph>) {
     let (mut left, mut right) = (Vec::new(), Vec::new());
-    // The run being read: where it ends so far, and whether it started left of the middle.
-    let mut run: Option<(f32, bool)> = None;
-    for g in row {
-        let on_left = if g.c.is_whitespace() {
-            run.map_or(g.left < middle, |(_, side)| side)
-        } else {
-            let (end, side) = match run {
-                Some((end, side)) if g.left - end < GUTTER_EM * em => (end.max(g.right), side),
-                _ => (g.right, g.left < middle),
-            };
-            run = Some((end, side));
-            side
-        };
-        if on_left {
+    let mut runs = runs.iter().peekable();
+    // Whether the run the glyphs belong to started left of the middle.
+    let mut side = None;
+    for (k, g) in row.into_iter().enumerate() {
+        while let Some(run) = runs.next_if(|run| run.first <= k) {
+            side = Some(run.left < middle);
+        }
+        if side.unwrap_or(g.left < middle) {
             left.push(g);
         } else {
             right.push(g);
@@ -474,13 +477,23 @@ fn split_row(row: Vec<Glyph>, middle: f32, em: f32) -> (Vec<Glyph>, Vec<Glyph>) 
     (left, right)
 }
 
-/// A row's runs of words: its glyphs less than [`GUTTER_EM`] apart, as left and right edges.
-fn spans(row: &[Glyph], em: f32) -> Vec<(f32, f32)> {
-    let mut out: Vec<(f32, f32)> = Vec::new();
-    for g in row.iter().filter(|g| !g.c.is_whitespace()) {
+/// A run of words of a row ([`spans`]).
+struct Span {
+    left: f32,
+    right: f32,
+    /// The row's index of its first glyph.
+    first: usize,
+}
+
+/// A row's runs of words: its glyphs less than [`GUTTER_EM`] apart, white space aside.
+fn spans(row: &[Glyph], em: f32) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
+    for (k, g) in row.iter().enumerate().filter(|(_, g)| !g.c.is_whitespace()) {
         match out.last_mut() {
-            Some(span) if g.left - span.1 < GUTTER_EM * em => span.1 = span.1.max(g.right),
-            _ => out.push((g.left, g.right)),
+            Some(span) if g.left - span.right < GUTTER_EM * em => {
+                span.right = span.right.max(g.right);
+            }
+            _ => out.push(Span { left: g.left, right: g.right, first: k }),
         }
     }
     out
@@ -518,7 +531,7 @@ fn longest_run(line: &[Glyph]) -> usize {
 /// width that their words all but never cross (at most [`GUTTER_ROWS`] of the
 /// rows), with [`COLUMN_LETTERS`] of their letters or more on each side. A table of contents
 /// has no such band (each leader runs on to its number), or only numbers beyond it.
-fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
+fn gutter(rows: &[Vec<Glyph>], runs: &[Vec<Span>], em: f32) -> Option<(f32, f32)> {
     let inked = rows.iter().flatten().filter(|g| !g.c.is_whitespace());
     let (Some(left), Some(right)) = (
         inked.clone().map(|g| g.left).min_by(f32::total_cmp),
@@ -526,7 +539,6 @@ fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
     ) else {
         return None;
     };
-    let em = typical_size(rows);
     // How many rows cover each point of the width (1 pt bins) with their words: runs of
     // glyphs less than a gutter apart.
     let bins = ((right - left).ceil() as usize).clamp(1, MAX_BINS);
@@ -536,12 +548,11 @@ fn gutter(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
     // sum is the cover, built in time linear in the spans and the bins.
     let mut steps = vec![0isize; bins + 1];
     let mut with_text = 0usize;
-    for row in rows {
-        let spans = spans(row, em);
+    for spans in runs {
         with_text += usize::from(!spans.is_empty());
-        for (a, b) in spans {
-            steps[bin(a)] += 1;
-            steps[bin(b) + 1] -= 1;
+        for span in spans {
+            steps[bin(span.left)] += 1;
+            steps[bin(span.right) + 1] -= 1;
         }
     }
     let cover: Vec<usize> = steps[..bins]
@@ -641,6 +652,14 @@ fn render(rows: &[Vec<Glyph>]) -> String {
     out
 }
 
+/// Whether `c` is in a block of right-to-left letters: Hebrew, Arabic, Syriac, Thaana, NKo,
+/// Samaritan, Mandaic and their presentation forms, or the historic scripts of U+10800 on.
+fn right_to_left_block(c: char) -> bool {
+    matches!(c, '\u{590}'..='\u{8ff}' | '\u{fb1d}'..='\u{fdff}' | '\u{fe70}'..='\u{feff}')
+        || ('\u{10800}'..='\u{10fff}').contains(&c)
+        || ('\u{1e800}'..='\u{1efff}').contains(&c)
+}
+
 /// Whether the space glyph `row[k]` is padding, no word space: one of a run of space glyphs
 /// that abut each other, drawn over the letters of the row (more than half of it over a
 /// neighbouring letter). Spreadsheets pad a cell so (ca-warn-report.pdf, from Excel: its dates
@@ -654,8 +673,10 @@ fn padding(row: &[Glyph], k: usize) -> bool {
     let abuts = (k > 0 && space(k - 1) && (row[k - 1].right - g.left).abs() <= eps)
         || (space(k + 1) && (row[k + 1].left - g.right).abs() <= eps);
     let over = |o: Option<&Glyph>| o.is_some_and(|o| covers(g, o));
-    let before = row[..k].iter().rev().find(|o| !o.c.is_whitespace());
-    let after = row[k + 1..].iter().find(|o| !o.c.is_whitespace());
+    // The nearest letters on each side, among the next few glyphs: a run of thousands of
+    // padding spaces costs no more than that per space.
+    let before = row[..k].iter().rev().take(MAX_NEIGHBOURS).find(|o| !o.c.is_whitespace());
+    let after = row[k + 1..].iter().take(MAX_NEIGHBOURS).find(|o| !o.c.is_whitespace());
     abuts && (over(before) || over(after))
 }
 
@@ -665,9 +686,9 @@ fn padding(row: &[Glyph], k: usize) -> bool {
 /// `بلغة`, a number or a Latin word within stays as it stands). The row reads right to left as
 /// a whole when it holds at least as many right-to-left letters as left-to-right ones.
 fn logical(row: &str) -> Cow<'_, str> {
-    // Right-to-left letters start at Hebrew (U+0590); a row without any is left as it is
-    // before each of its characters is classed.
-    if !row.chars().any(|c| c >= '\u{590}') {
+    // A row with no letter of a right-to-left script's blocks is left as it is before each of
+    // its characters is classed.
+    if !row.chars().any(right_to_left_block) {
         return Cow::Borrowed(row);
     }
     let (mut rtl, mut ltr) = (0usize, 0usize);
@@ -715,6 +736,13 @@ mod tests {
         }
         out.extend(row(400.0, &[page], base));
         out
+    }
+
+    /// The gutter of `rows`, their runs of words found as [`in_columns`] finds them.
+    fn gutter_of(rows: &[Vec<Glyph>]) -> Option<(f32, f32)> {
+        let em = typical_size(rows);
+        let runs: Vec<Vec<Span>> = rows.iter().map(|row| spans(row, em)).collect();
+        gutter(rows, &runs, em)
     }
 
     /// An entry as an extractor that lost its page number reads it.
@@ -810,14 +838,14 @@ mod tests {
             500.0,
         ));
         text.push_str(&format!("{left}{right}A footer across both columns of the page\n"));
-        assert!(gutter(&rows(&glyphs)).is_some());
+        assert!(gutter_of(&rows(&glyphs)).is_some());
         let out = read(&text, &glyphs, &[], true).expect("read by columns");
         let words = out.split_whitespace().collect::<Vec<_>>().join(" ");
         assert_eq!(words, text.split_whitespace().collect::<Vec<_>>().join(" "));
         // A table of contents has its numbers beyond a gap, but no letters there.
         let contents =
             [entry("One", "2", 688.0), entry("Two", "3", 676.0), entry("Six", "4", 664.0)];
-        assert_eq!(gutter(&rows(&contents.concat())), None);
+        assert_eq!(gutter_of(&rows(&contents.concat())), None);
         // Columns within a column (a three-column index) are parted again.
         let mut index = Vec::new();
         let mut expected = Vec::new();
