@@ -242,18 +242,42 @@ fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String 
             let pad = "  ".repeat(e.depth + 1);
             let label = clipped(&e.label, MAX_LABEL_CHARS);
             let title = match &e.number {
-                Some(number) => format!("{number} {label}"),
-                None => label.into_owned(),
+                Some(number) if !numbered(&label) => format!("{number} {label}"),
+                _ => label.into_owned(),
             };
-            let lines = if e.line_start == e.line_end {
-                format!("L{}", e.line_start)
-            } else {
-                format!("L{}-{}", e.line_start, e.line_end)
-            };
-            let _ = writeln!(out, "{indent}{pad}{title}  {lines}  @{}", short_ids(&e.chunks));
+            // A decoded document is cited by page: its lines are those of its text view,
+            // which the reader does not see.
+            let place = e.pages().unwrap_or_else(|| {
+                if e.line_start == e.line_end {
+                    format!("L{}", e.line_start)
+                } else {
+                    format!("L{}-{}", e.line_start, e.line_end)
+                }
+            });
+            let _ = writeln!(out, "{indent}{pad}{title}  {place}  @{}", short_ids(&e.chunks));
         }
     }
     out
+}
+
+/// Whether a section's title starts with a number of its own (`2 Contents`, `4.1 Setup`,
+/// `A.2 Proofs`, `IV. Results`): the outline then shows the title alone, not the path cleave
+/// counted beside it (`2 2 Contents`, or `2 1 Introduction` after an unnumbered preface).
+fn numbered(title: &str) -> bool {
+    let Some((first, rest)) = title.split_once(' ') else { return false };
+    if rest.trim().is_empty() {
+        return false;
+    }
+    let stripped = first.strip_suffix('.');
+    let dotted = stripped.is_some() || first.contains('.');
+    let mut parts = stripped.unwrap_or(first).split('.');
+    let Some(head) = parts.next() else { return false };
+    let digits = |p: &str| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    // A letter (appendix) or a Roman numeral is a number only with a dot: `A Tour` and
+    // `I Wish` are words.
+    let letter = head.len() == 1 && head.bytes().all(|b| b.is_ascii_uppercase());
+    let roman = !head.is_empty() && head.bytes().all(|b| b"IVXLC".contains(&b));
+    (digits(head) || (dotted && (letter || roman))) && parts.all(digits)
 }
 
 /// Chunk ids as the text shows them: 8 characters each (enough for `cleave read`), and past
@@ -274,5 +298,21 @@ fn clipped(label: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match label.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &label[..at]).into(),
         None => label.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbered;
+
+    #[test]
+    fn titles_with_numbers_of_their_own_are_told_from_words() {
+        for title in ["2 Contents", "4.1 Save catcodes", "4.1. Setup", "A.2 Proofs", "IV. Results"]
+        {
+            assert!(numbered(title), "{title}");
+        }
+        for title in ["Contents", "A Tour of cleave", "I Wish", "2", "3D models", "1234 Main St"] {
+            assert!(!numbered(title), "{title}");
+        }
     }
 }

@@ -436,6 +436,17 @@ impl Locations {
         let idx = self.pages.partition_point(|(start, _)| *start <= at);
         idx.checked_sub(1).map(|i| &self.pages[i].1)
     }
+
+    /// The first and last page of `range` of `text`: the page of its start and the page of its
+    /// last visible character, so that the whitespace after a page break (the form feed's line
+    /// end) does not put a passage on the next page. `None` for text without pages.
+    pub fn pages_of(&self, text: &str, range: Range<usize>) -> Option<(&PageLabel, &PageLabel)> {
+        let start = range.start.min(text.len());
+        let first = self.page_at(start)?;
+        let body = &text.as_bytes()[start..range.end.clamp(start, text.len())];
+        let last = body.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| start + i);
+        Some((first, self.page_at(last).unwrap_or(first)))
+    }
 }
 
 /// Where in a decoded document a passage is: a page, a slide, a sheet or a chapter.

@@ -118,16 +118,9 @@ pub fn provenance_tag(
     char_offset: usize,
 ) -> String {
     let mut tag = format!("[source:{path}");
-    match pages {
-        Some((first, last)) if first != last => match (first, last) {
-            (PageLabel::Page(a), PageLabel::Page(b)) => tag.push_str(&format!(" | pp.{a}-{b}")),
-            (PageLabel::Slide { slide: a }, PageLabel::Slide { slide: b }) => {
-                tag.push_str(&format!(" | slides {a}-{b}"))
-            }
-            _ => tag.push_str(&format!(" | {first} – {last}")),
-        },
-        Some((page, _)) => tag.push_str(&format!(" | {page}")),
-        None => {}
+    if let Some((first, last)) = pages {
+        tag.push_str(" | ");
+        tag.push_str(&page_span(first, last));
     }
     tag.push_str(&format!(" | ¶{paragraph}"));
     if !section.is_empty() {
@@ -135,6 +128,17 @@ pub fn provenance_tag(
     }
     tag.push_str(&format!(" | @{char_offset}]"));
     tag
+}
+
+/// How a passage from page `first` to page `last` reads: `p.3` on one page, `pp.3-4` over a
+/// page break, `slides 2-3`, and `first – last` for named labels (sheets, chapters).
+pub fn page_span(first: &PageLabel, last: &PageLabel) -> String {
+    match (first, last) {
+        _ if first == last => first.to_string(),
+        (PageLabel::Page(a), PageLabel::Page(b)) => format!("pp.{a}-{b}"),
+        (PageLabel::Slide { slide: a }, PageLabel::Slide { slide: b }) => format!("slides {a}-{b}"),
+        _ => format!("{first} – {last}"),
+    }
 }
 
 /// Fills the provenance of the chunks of one prose source, in order, from its atom tree: the
@@ -171,18 +175,9 @@ pub fn locate(tree: &AtomTree, source: &Source<'_>, chunks: &mut [Chunk]) {
         chars_at.0 = start;
         let section = if tiles { section_path(&tree.root, start) } else { Vec::new() };
         let paragraph = paragraphs.partition_point(|&b| b <= start).max(1);
-        let page = tree.locations.page_at(start).cloned();
-        let page_end = page.as_ref().map(|first| {
-            // The last visible byte names the last page: whitespace after a page break (the
-            // form feed's line end) does not put a body on the next page.
-            let end = chunk.byte_end.clamp(start, text.len());
-            let body = &text.as_bytes()[start..end];
-            let last =
-                body.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(start, |i| start + i);
-            tree.locations.page_at(last).cloned().unwrap_or_else(|| first.clone())
-        });
-        let pages = page.as_ref().zip(page_end.as_ref());
+        let pages = tree.locations.pages_of(text, start..chunk.byte_end);
         let tag = provenance_tag(source.path(), pages, paragraph, &section, chars_at.1);
+        let (page, page_end) = pages.map(|(a, b)| (a.clone(), b.clone())).unzip();
         chunk.provenance =
             Some(Provenance { section, paragraph, char_offset: chars_at.1, page, page_end, tag });
     }

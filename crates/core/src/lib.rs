@@ -44,7 +44,9 @@ pub use atom::{
     Locations, PageLabel, Region, Severity, ceil_char_boundary, floor_char_boundary, tile,
 };
 pub use check::{assert_invariants, check_chunks, check_invariants};
-pub use chunk::{Chunk, Classification, Part, Provenance, chunk_id, locate, provenance_tag};
+pub use chunk::{
+    Chunk, Classification, Part, Provenance, chunk_id, locate, page_span, provenance_tag,
+};
 pub use config::{ChunkConfig, ConfigError, Cuts};
 #[cfg(feature = "hf-tokenizers")]
 pub use hf::HfTokenizer;

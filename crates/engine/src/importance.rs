@@ -436,6 +436,8 @@ mod tests {
             byte_end: 0,
             line_start: 1,
             line_end: 1,
+            page: None,
+            page_end: None,
             chunks: Vec::new(),
         };
         let vis = |lang: &str, name: &str, sig: &str| {

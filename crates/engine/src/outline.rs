@@ -2,7 +2,7 @@
 //! and the chunks that hold it. Built from the atom tree the file was chunked along and the
 //! chunks it gave, so an outline always agrees with the records.
 
-use cleave_core::{Atom, AtomKind, AtomTree, Chunk, Source};
+use cleave_core::{Atom, AtomKind, AtomTree, Chunk, PageLabel, Source};
 use serde::{Deserialize, Serialize};
 
 /// One named atom of a file.
@@ -30,8 +30,24 @@ pub struct OutlineEntry {
     pub line_start: usize,
     /// Last line, 1-based, inclusive.
     pub line_end: usize,
+    /// Page (slide, sheet, chapter) of its start, for decoded documents.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<PageLabel>,
+    /// Page (slide, sheet, chapter) of its last visible character; present whenever `page`
+    /// is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_end: Option<PageLabel>,
     /// Ids of the chunks that hold some of it, in order.
     pub chunks: Vec<String>,
+}
+
+impl OutlineEntry {
+    /// Where it lies in a decoded document, as a provenance tag reads it: `p.3`, `pp.3-7`,
+    /// `slides 2-3`; `None` for text without pages.
+    pub fn pages(&self) -> Option<String> {
+        let (first, last) = self.page.as_ref().zip(self.page_end.as_ref())?;
+        Some(cleave_core::page_span(first, last))
+    }
 }
 
 /// The outline of a file chunked along `tree` into `chunks`, entries in reading order.
@@ -85,6 +101,8 @@ impl Walk<'_, '_> {
         qualified.push_str(&name);
         let range = atom.range.clone();
         let (line_start, line_end) = self.source.line_range(range.start, range.end);
+        let pages = self.tree.locations.pages_of(self.source.text(), range.clone());
+        let (page, page_end) = pages.map(|(a, b)| (a.clone(), b.clone())).unzip();
         let first = self.chunks.partition_point(|c| c.byte_end <= range.start);
         let chunks = self.chunks[first..]
             .iter()
@@ -102,6 +120,8 @@ impl Walk<'_, '_> {
             byte_end: range.end,
             line_start,
             line_end,
+            page,
+            page_end,
             chunks,
         });
         self.names.push(name);
@@ -148,6 +168,33 @@ mod tests {
             ]
         );
         assert!(entries.iter().all(|e| !e.chunks.is_empty()));
+    }
+
+    #[test]
+    fn entries_of_a_decoded_document_name_their_pages() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/documents/report.docx");
+        let bytes = std::fs::read(path).expect("the DOCX fixture");
+        let settings =
+            Settings::new(ChunkConfig::new(400, Unit::Chars).expect("config")).with_outline(true);
+        let entries = chunk_bytes("report.docx", bytes, &settings).outline.expect("an outline");
+        let got: Vec<(&str, Option<String>)> =
+            entries.iter().map(|e| (e.label.as_str(), e.pages())).collect();
+        // The report's page break falls inside "Method": the section runs over both pages,
+        // "Results" lies on the second alone.
+        assert_eq!(
+            got,
+            [
+                ("Quarterly Report", Some("pp.1-2".to_owned())),
+                ("Method", Some("pp.1-2".to_owned())),
+                ("Results", Some("p.2".to_owned())),
+            ]
+        );
+        let json = serde_json::to_value(&entries[2]).expect("json");
+        assert_eq!((&json["page"], &json["page_end"]), (&2.into(), &2.into()));
+        // Text has no pages, and its entries carry none.
+        let plain = outline_of("guide.md", "# Guide\n\nText.\n");
+        assert!(plain.iter().all(|e| e.page.is_none() && e.pages().is_none()));
+        assert!(serde_json::to_value(&plain[0]).expect("json").get("page").is_none());
     }
 
     #[test]

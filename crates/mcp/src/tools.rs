@@ -221,6 +221,10 @@ pub struct Entry {
     pub line_start: usize,
     /// Last line, 1-based, inclusive.
     pub line_end: usize,
+    /// Decoded documents: the pages (slides, sheets, chapters) it spans, as a provenance tag
+    /// reads them: `p.3`, `pp.3-7`, `slides 2-3`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<String>,
     /// Ids of the chunks that hold some of it.
     pub chunks: Vec<String>,
 }
@@ -240,6 +244,8 @@ impl From<&OutlineEntry> for Entry {
             byte_end: _,
             line_start,
             line_end,
+            page: _,
+            page_end: _,
             chunks,
         } = e;
         Self {
@@ -251,6 +257,7 @@ impl From<&OutlineEntry> for Entry {
             signature: signature.clone(),
             line_start: *line_start,
             line_end: *line_end,
+            pages: e.pages(),
             chunks: chunks.clone(),
         }
     }
