@@ -158,8 +158,9 @@ pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
     };
     term::stdout(&out)?;
     term::note(format_args!(
-        "cleave select: {} passages, {} units of {} ({}), {} candidates, {} left out",
+        "cleave select: {} passage{}, {} units of {} ({}), {} candidates, {} left out",
         selection.passages.len(),
+        if selection.passages.len() == 1 { "" } else { "s" },
         selection.size,
         args.budget,
         selection.strategy,

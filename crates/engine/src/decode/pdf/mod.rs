@@ -5,7 +5,8 @@
 //! reading order, with the word spaces it lost put back from the glyphs' positions ([`gaps`])
 //! and the words whose letters the typesetter raised or lowered (`LaTeX`, `TeX`) written whole
 //! again ([`shifted`]). Bookmarks (the outline) become Markdown headings on the page they point
-//! to, ligatures are folded, accents set apart composed with their letters, and words
+//! to, or in a document without bookmarks, lines set larger than the body text ([`sizes`]);
+//! ligatures are folded, accents set apart composed with their letters, and words
 //! hyphenated at a line end joined where that is safe.
 //!
 //! Memory: the file's bytes and pdf_oxide's parsed objects are held while it runs, and pages
@@ -24,6 +25,7 @@ mod ligatures;
 mod object;
 mod rows;
 mod shifted;
+mod sizes;
 
 /// Where a PDF may start: some files carry junk before `%PDF-`, readers allow 1 KiB of it.
 const HEADER_WINDOW: usize = 1024;
@@ -53,29 +55,27 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     // halved), and its rows of padded cells read worse than the text without them.
     let text_options =
         pdf_oxide::converters::ConversionOptions { extract_tables: false, ..Default::default() };
+    // Each page's text, and the sizes its glyphs are set in (for headings when the document
+    // has no bookmarks).
+    let mut pages = Vec::with_capacity(n_pages);
+    let mut sizes = sizes::Sizes::default();
     for page in 0..n_pages {
-        if page > 0 {
-            // The form feed ends the page before; the blank line after it ends its last
-            // paragraph, so no paragraph runs on across a page break.
-            out.push('\u{c}');
-            locations
-                .push((out.len(), PageLabel::Page(u32::try_from(page + 1).unwrap_or(u32::MAX))));
-            out.push_str("\n\n");
-        } else {
-            locations.push((0, PageLabel::Page(1)));
-        }
         let raw = match doc.extract_text_with_options(page, &text_options) {
             Ok(raw) => raw,
             Err(_) => {
                 // A broken page (a truncated content stream) leaves its page empty; the
                 // others are still read, and the file says which pages it lost.
                 failed.push(page + 1);
+                sizes.add_page(&[], &[]);
+                pages.push(String::new());
                 continue;
             }
         };
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
+                let monospaced = monospaced(&chars);
+                sizes.add_page(&glyphs, &monospaced);
                 // Glyphs off the page's visible box: a page of a two-page spread draws both
                 // halves and crops to its own (reliance.pdf, an annual report: pages 2 and 3
                 // each hold the glyphs of both), where the extractor's text holds its own half
@@ -110,9 +110,30 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
                     shifted::restore(&raw, &glyphs).unwrap_or(raw)
                 }
             }
-            Err(_) => raw,
+            Err(_) => {
+                sizes.add_page(&[], &[]);
+                raw
+            }
         };
-        let mut text = dehyphenate(&clean(&raw));
+        pages.push(dehyphenate(&clean(&raw)));
+    }
+    // Headings from the bookmarks, or where there are none, from the sizes of the type.
+    let headings = if headings.iter().all(Vec::is_empty) { sizes.headings() } else { headings };
+    drop(sizes);
+    for (page, mut text) in pages.into_iter().enumerate() {
+        if page > 0 {
+            // The form feed ends the page before; the blank line after it ends its last
+            // paragraph, so no paragraph runs on across a page break.
+            out.push('\u{c}');
+            locations
+                .push((out.len(), PageLabel::Page(u32::try_from(page + 1).unwrap_or(u32::MAX))));
+            out.push_str("\n\n");
+        } else {
+            locations.push((0, PageLabel::Page(1)));
+        }
+        if failed.binary_search(&(page + 1)).is_ok() {
+            continue;
+        }
         mark_headings(&mut text, headings.get(page).map_or(&[][..], Vec::as_slice));
         out.push_str(&text);
         if !out.ends_with('\n') {
@@ -149,6 +170,35 @@ fn on_page(
     !(x.is_finite() && y.is_finite())
         || (left - BOX_SLACK..=right + BOX_SLACK).contains(&x)
             && (bottom - BOX_SLACK..=top + BOX_SLACK).contains(&y)
+}
+
+/// Whether each glyph is set in a typewriter font: one whose descriptor says so, or whose name
+/// does (TeX's `CMTT10` and `LMMonoProp10` are not marked fixed-pitch).
+fn monospaced(chars: &[pdf_oxide::layout::TextChar]) -> Vec<bool> {
+    let named = |name: &str| {
+        let name = object::base_name(name).to_ascii_lowercase();
+        ["mono", "courier", "consol", "menlo", "inconsolata", "typewriter"]
+            .iter()
+            .any(|n| name.contains(n))
+            || ["cmtt", "sftt", "ectt", "tctt", "txtt", "lmtt", "rm-lmtt"]
+                .iter()
+                .any(|n| name.starts_with(n))
+    };
+    let mut last: Option<(&str, bool)> = None;
+    chars
+        .iter()
+        .map(|c| {
+            c.is_monospace
+                || match last {
+                    Some((name, mono)) if name == c.font_name => mono,
+                    _ => {
+                        let mono = named(&c.font_name);
+                        last = Some((&c.font_name, mono));
+                        mono
+                    }
+                }
+        })
+        .collect()
 }
 
 /// A page's glyphs for the rows and the two repairs; a glyph set at an angle parts lines, as

@@ -1,0 +1,300 @@
+//! Headings told by font size, for a PDF without bookmarks: a line or two set larger than the
+//! body text, alone in its block, becomes a heading; the larger its size, the higher its level.
+//!
+//! The body size is the one most letters of the document are set in, code aside. A block is a run of
+//! glyphs of one size, in the order the page draws them, on one line or on lines that follow
+//! each other: a heading is a block of at most [`MAX_LINES`] lines, so a paragraph set large
+//! (an abstract, a pull quote) is not one. A title found on more than [`MAX_PAGES`] pages is a
+//! running head, and a size that would give more than [`MAX_PER_PAGE`] headings a page (a
+//! table or a slide set large) gives none. The titles then go through the same matching as
+//! bookmarks ([`super::mark_headings`]): a title that is not a whole line (or two) of the
+//! page's text is left out, so a large word inside a line never makes a heading.
+
+use std::collections::HashMap;
+
+use super::gaps::{Glyph, WORD_GAP_EM};
+use super::letters_of;
+
+/// The least ratio of a heading's size to the body's: LaTeX's `\large` over 11 pt text is
+/// 1.09 (a subsection), Word's Heading 3 over Normal 1.17. Sizes within this of the body (a
+/// rounding, a different font's metrics) are body text.
+const MIN_RATIO: f32 = 1.08;
+
+/// The most lines a heading takes.
+const MAX_LINES: usize = 2;
+
+/// The longest title, in chars.
+const MAX_CHARS: usize = 150;
+
+/// A title on more pages than this is a running head, not a heading.
+const MAX_PAGES: usize = 2;
+
+/// The most headings of one size a page holds on average over the document.
+const MAX_PER_PAGE: usize = 4;
+
+/// The deepest level sizes give: deeper differences in size are rarely levels.
+const MAX_DEPTH: usize = 4;
+
+/// How far the next line of a block may lie below the last one, in ems of its size.
+const MAX_LEADING_EM: f32 = 2.5;
+
+/// How far two glyphs' baselines may be apart and still be on one line, in ems.
+const SAME_LINE_EM: f32 = 0.3;
+
+/// A block of one size: its size in half points, its lines, and its text.
+struct Block {
+    key: u32,
+    lines: usize,
+    text: String,
+    letters: usize,
+    /// Its letters and digits in a monospaced font: a heading may name a command
+    /// (`Definition of \pdfstringdef`), a line mostly of code is none.
+    code: usize,
+    last: Glyph,
+}
+
+/// A document's font sizes and the blocks that may be headings, page by page.
+#[derive(Default)]
+pub(super) struct Sizes {
+    /// Letters (not in a monospaced font) per size in half points.
+    letters: HashMap<u32, usize>,
+    /// Per page, the blocks short enough to be headings: (size in half points, title).
+    pages: Vec<Vec<(u32, String)>>,
+}
+
+impl Sizes {
+    /// Adds the next page, from its glyphs in the order the page draws them (none for a page
+    /// that could not be read), each with whether its font is monospaced: code is neither the
+    /// body (a package's documentation holds more code than prose) nor a heading.
+    pub(super) fn add_page(&mut self, glyphs: &[Glyph], monospaced: &[bool]) {
+        let mut blocks = Vec::new();
+        let mut open: Option<Block> = None;
+        for (i, g) in glyphs.iter().enumerate() {
+            if !(g.size.is_finite() && g.size > 0.0) {
+                continue;
+            }
+            let mono = monospaced.get(i).copied().unwrap_or(false);
+            if g.c.is_whitespace() {
+                if let Some(b) = open.as_mut()
+                    && !b.text.ends_with(' ')
+                {
+                    b.text.push(' ');
+                }
+                continue;
+            }
+            let key = (g.size * 2.0).round() as u32;
+            // Letters only: a listing's line numbers are no body text.
+            if g.c.is_alphabetic() && !mono {
+                *self.letters.entry(key).or_default() += 1;
+            }
+            if let Some(b) = open.as_mut().filter(|b| b.key == key) {
+                let em = g.size;
+                let same_line = (g.base - b.last.base).abs() <= SAME_LINE_EM * em;
+                let below = b.last.base - g.base;
+                if same_line {
+                    if g.left - b.last.right > WORD_GAP_EM * em && !b.text.ends_with(' ') {
+                        b.text.push(' ');
+                    }
+                } else if below > SAME_LINE_EM * em && below <= MAX_LEADING_EM * em {
+                    b.lines += 1;
+                    if !b.text.ends_with(' ') {
+                        b.text.push(' ');
+                    }
+                } else {
+                    blocks.extend(open.take());
+                }
+            } else {
+                blocks.extend(open.take());
+            }
+            let b = open.get_or_insert_with(|| Block {
+                key,
+                lines: 1,
+                text: String::new(),
+                letters: 0,
+                code: 0,
+                last: *g,
+            });
+            b.text.push(g.c);
+            b.letters += usize::from(g.c.is_alphabetic());
+            b.code += usize::from(mono && g.c.is_alphanumeric());
+            b.last = *g;
+        }
+        blocks.extend(open);
+        let titles = blocks
+            .into_iter()
+            .filter(|b| {
+                b.code * 2 <= b.letters
+                    && b.lines <= MAX_LINES
+                    && b.letters >= 2
+                    && b.text.len() <= MAX_CHARS * 4
+            })
+            .map(|b| (b.key, b.text.trim().to_owned()))
+            .filter(|(_, t)| t.chars().count() <= MAX_CHARS && !is_contents_line(t))
+            .collect();
+        self.pages.push(titles);
+    }
+
+    /// The headings by page, each as (its level, 1 for the largest size, and its title), in the
+    /// order the page draws them; none when the document has no body size or no larger one.
+    pub(super) fn headings(&self) -> Vec<Vec<(usize, String)>> {
+        let n_pages = self.pages.len();
+        let mut out = vec![Vec::new(); n_pages];
+        // The body: the size most letters are set in (the smaller on a tie).
+        let Some(body) =
+            self.letters.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))).map(|(&key, _)| key)
+        else {
+            return out;
+        };
+        let large = |key: u32| key as f32 >= body as f32 * MIN_RATIO;
+        let mut pages_of: HashMap<String, usize> = HashMap::new();
+        for page in &self.pages {
+            let mut seen: Vec<String> =
+                page.iter().filter(|(key, _)| large(*key)).map(|(_, t)| letters_of(t)).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for letters in seen {
+                *pages_of.entry(letters).or_default() += 1;
+            }
+        }
+        let is_title = |key: u32, title: &str| {
+            large(key) && pages_of.get(&letters_of(title)).is_some_and(|&n| n <= MAX_PAGES)
+        };
+        let mut per_size: HashMap<u32, usize> = HashMap::new();
+        for (key, title) in self.pages.iter().flatten() {
+            if is_title(*key, title) {
+                *per_size.entry(*key).or_default() += 1;
+            }
+        }
+        per_size.retain(|_, n| *n <= MAX_PER_PAGE * n_pages.max(1));
+        // A size's level: one below each larger size that heads two or more parts. A size used
+        // once (a title, a cover's lines) takes no level from those below it.
+        let depth = |key: u32| {
+            let above = per_size.iter().filter(|&(&k, &n)| k > key && n >= 2).count();
+            (above + 1).min(MAX_DEPTH)
+        };
+        for (page, titles) in self.pages.iter().enumerate() {
+            for (key, title) in titles {
+                if per_size.contains_key(key) && is_title(*key, title) {
+                    out[page].push((depth(*key), title.clone()));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether a line reads as an entry of a table of contents: a number, a title, a page number
+/// (`2 Guidelines for Authors 6`).
+fn is_contents_line(title: &str) -> bool {
+    let numeral =
+        |t: &str| t.bytes().any(|b| b.is_ascii_digit()) && !t.chars().any(char::is_alphabetic);
+    let mut words = title.split_whitespace();
+    let (Some(first), Some(last)) = (words.next(), words.next_back()) else { return false };
+    words.next().is_some() && numeral(first) && last.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The glyphs of `lines`, each (its text, its size, its baseline), set from x = 72 with
+    /// letters half an em wide and words a third of an em apart.
+    fn page(lines: &[(&str, f32, f32)]) -> Vec<Glyph> {
+        let mut out = Vec::new();
+        for &(text, size, base) in lines {
+            let mut x = 72.0;
+            for c in text.chars() {
+                if c == ' ' {
+                    x += size / 3.0;
+                    continue;
+                }
+                out.push(Glyph { c, left: x, right: x + size / 2.0, base, size });
+                x += size / 2.0;
+            }
+        }
+        out
+    }
+
+    const BODY: &str = "body text set in the size most of the letters of the document are in";
+
+    #[test]
+    fn larger_lines_are_headings_by_level_and_paragraphs_are_not() {
+        let mut sizes = Sizes::default();
+        sizes.add_page(
+            &page(&[
+                ("A Study of Things", 17.0, 700.0),
+                ("1 Introduction", 12.0, 650.0),
+                (BODY, 10.0, 630.0),
+                (BODY, 10.0, 618.0),
+                ("1.1 Scope", 11.0, 590.0),
+                (BODY, 10.0, 570.0),
+                // An abstract set large: three lines, a paragraph.
+                ("a paragraph set larger", 12.0, 540.0),
+                ("than the body over", 12.0, 526.0),
+                ("three lines", 12.0, 512.0),
+            ]),
+            &[],
+        );
+        sizes.add_page(
+            &page(&[
+                ("2 Method, over", 12.0, 700.0),
+                ("two lines", 12.0, 686.0),
+                (BODY, 10.0, 660.0),
+                (BODY, 10.0, 648.0),
+            ]),
+            &[],
+        );
+        let got = sizes.headings();
+        assert_eq!(
+            got,
+            [
+                // The title, used once, takes no level from the sections below it.
+                vec![
+                    (1, "A Study of Things".to_owned()),
+                    (1, "1 Introduction".to_owned()),
+                    (2, "1.1 Scope".to_owned())
+                ],
+                vec![(1, "2 Method, over two lines".to_owned())],
+            ]
+        );
+    }
+
+    #[test]
+    fn running_heads_figures_and_large_tables_make_no_headings() {
+        let mut sizes = Sizes::default();
+        for n in 0..4 {
+            let number = format!("{}", n + 1);
+            // Cells of a table set large: six one-line blocks a page, each its own.
+            let cells: Vec<String> = (0..6).map(|i| format!("cell {i} of {number}")).collect();
+            let mut lines = vec![("Journal of Things", 14.0, 760.0), (number.as_str(), 14.0, 40.0)];
+            lines.extend((0..10).map(|i| (BODY, 10.0, 700.0 - 12.0 * i as f32)));
+            lines.extend(
+                cells.iter().zip(0..).map(|(c, i)| (c.as_str(), 11.0, 500.0 - 40.0 * i as f32)),
+            );
+            sizes.add_page(&page(&lines), &[]);
+        }
+        assert!(sizes.headings().iter().all(Vec::is_empty), "{:?}", sizes.headings());
+        // Code set larger than the prose, and a table of contents' entries: no headings. The
+        // code is not the body either, though most letters are in it.
+        let mut sizes = Sizes::default();
+        let glyphs = page(&[
+            ("Contents", 14.0, 760.0),
+            ("1 Introduction 4", 12.0, 740.0),
+            ("2 Usage 9", 12.0, 726.0),
+            (BODY, 10.0, 700.0),
+            ("\\def\\macro{expansion}", 11.0, 680.0),
+            ("\\def\\other{expansion and more}", 9.0, 660.0),
+            ("\\def\\other{expansion and more}", 9.0, 650.0),
+        ]);
+        let code_from = glyphs.iter().position(|g| g.c == '\\').expect("code");
+        let monospaced: Vec<bool> = (0..glyphs.len()).map(|i| i >= code_from).collect();
+        sizes.add_page(&glyphs, &monospaced);
+        assert_eq!(sizes.headings(), [vec![(1, "Contents".to_owned())]]);
+        // A document all of one size has no headings, and one without glyphs none either.
+        let mut flat = Sizes::default();
+        flat.add_page(&page(&[(BODY, 10.0, 700.0), ("Short line", 10.0, 680.0)]), &[]);
+        flat.add_page(&[], &[]);
+        assert_eq!(flat.headings(), [vec![], vec![]]);
+        assert_eq!(Sizes::default().headings(), Vec::<Vec<(usize, String)>>::new());
+    }
+}
