@@ -56,8 +56,10 @@ struct Block {
 /// A document's font sizes and the blocks that may be headings, page by page.
 #[derive(Default)]
 pub(super) struct Sizes {
-    /// Letters (not in a monospaced font) per size in half points.
-    letters: HashMap<u32, usize>,
+    /// Letters (not in a monospaced font) per size in half points: a document sets its text
+    /// in a few sizes, so a short list, searched from the last size used.
+    letters: Vec<(u32, usize)>,
+    last: usize,
     /// Per page, the blocks short enough to be headings: (size in half points, title).
     pages: Vec<Vec<(u32, String)>>,
 }
@@ -85,7 +87,7 @@ impl Sizes {
             let key = (g.size * 2.0).round() as u32;
             // Letters only: a listing's line numbers are no body text.
             if g.c.is_alphabetic() && !mono {
-                *self.letters.entry(key).or_default() += 1;
+                self.count(key);
             }
             if let Some(b) = open.as_mut().filter(|b| b.key == key) {
                 let em = g.size;
@@ -134,14 +136,31 @@ impl Sizes {
         self.pages.push(titles);
     }
 
+    /// Counts a letter of size `key`.
+    fn count(&mut self, key: u32) {
+        if self.letters.get(self.last).is_none_or(|(k, _)| *k != key) {
+            self.last = match self.letters.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    self.letters.push((key, 0));
+                    self.letters.len() - 1
+                }
+            };
+        }
+        self.letters[self.last].1 += 1;
+    }
+
     /// The headings by page, each as (its level, 1 for the largest size, and its title), in the
     /// order the page draws them; none when the document has no body size or no larger one.
     pub(super) fn headings(&self) -> Vec<Vec<(usize, String)>> {
         let n_pages = self.pages.len();
         let mut out = vec![Vec::new(); n_pages];
         // The body: the size most letters are set in (the smaller on a tie).
-        let Some(body) =
-            self.letters.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))).map(|(&key, _)| key)
+        let Some(body) = self
+            .letters
+            .iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map(|&(key, _)| key)
         else {
             return out;
         };
