@@ -131,7 +131,9 @@ impl Sizes {
                     && b.text.len() <= MAX_CHARS * 4
             })
             .map(|b| (b.key, b.text.trim().to_owned()))
-            .filter(|(_, t)| t.chars().count() <= MAX_CHARS && !is_contents_line(t))
+            .filter(|(_, t)| {
+                t.chars().count() <= MAX_CHARS && !is_contents_line(t) && !is_list_item(t)
+            })
             .collect();
         self.pages.push(titles);
     }
@@ -210,6 +212,14 @@ fn is_contents_line(title: &str) -> bool {
     let mut words = title.split_whitespace();
     let (Some(first), Some(last)) = (words.next(), words.next_back()) else { return false };
     words.next().is_some() && numeral(first) && last.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether a line starts with a bullet: a slide's points are set larger than its notes, and
+/// are items of a list, not headings.
+fn is_list_item(title: &str) -> bool {
+    title.starts_with([
+        '•', '◦', '▪', '▫', '‣', '⁃', '∙', '·', '●', '○', '■', '□', '➢', '►', '–', '-', '*',
+    ])
 }
 
 #[cfg(test)]
@@ -293,7 +303,8 @@ mod tests {
             sizes.add_page(&page(&lines), &[]);
         }
         assert!(sizes.headings().iter().all(Vec::is_empty), "{:?}", sizes.headings());
-        // Code set larger than the prose, and a table of contents' entries: no headings. The
+        // Code set larger than the prose, a table of contents' entries and a bullet point: no
+        // headings. The
         // code is not the body either, though most letters are in it.
         let mut sizes = Sizes::default();
         let glyphs = page(&[
@@ -301,6 +312,7 @@ mod tests {
             ("1 Introduction 4", 12.0, 740.0),
             ("2 Usage 9", 12.0, 726.0),
             (BODY, 10.0, 700.0),
+            ("• A point of a slide", 12.0, 690.0),
             ("\\def\\macro{expansion}", 11.0, 680.0),
             ("\\def\\other{expansion and more}", 9.0, 660.0),
             ("\\def\\other{expansion and more}", 9.0, 650.0),
