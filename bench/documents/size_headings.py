@@ -2,7 +2,7 @@
 
 usage: python3 size_headings.py CLEAVE_BINARY LIST_OF_PDFS WORKDIR
 
-For each PDF of the list whose bookmarks give cleave's text view at least one heading, a copy
+For each PDF of the list that has bookmarks which give cleave's text view at least one heading, a copy
 without bookmarks is written with pypdf (`PdfWriter.append(..., import_outline=False)`: the
 pages as they are, no outline), and the headings of cleave's text view of the copy (told by
 font size) are compared with those of the original (bookmarks found on their page), as
@@ -33,6 +33,13 @@ def headings(cleave, path):
     return out
 
 
+def has_bookmarks(src):
+    try:
+        return len(PdfReader(src).outline) > 0
+    except Exception:
+        return False
+
+
 def without_bookmarks(src, dst):
     try:
         writer = PdfWriter()
@@ -49,6 +56,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     rows = []
     for i, src in enumerate(l.strip() for l in open(listing) if l.strip()):
+        # Without bookmarks, the original's headings are told by size too: no ground truth.
+        if not has_bookmarks(src):
+            continue
         truth = headings(cleave, src)
         if not truth:
             continue

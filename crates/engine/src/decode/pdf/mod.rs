@@ -74,8 +74,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
-                let monospaced = monospaced(&chars);
-                sizes.add_page(&glyphs, &monospaced);
+                sizes.add_page(&glyphs, &styles(&chars));
                 // Glyphs off the page's visible box: a page of a two-page spread draws both
                 // halves and crops to its own (reliance.pdf, an annual report: pages 2 and 3
                 // each hold the glyphs of both), where the extractor's text holds its own half
@@ -172,31 +171,41 @@ fn on_page(
             && (bottom - BOX_SLACK..=top + BOX_SLACK).contains(&y)
 }
 
-/// Whether each glyph is set in a typewriter font: one whose descriptor says so, or whose name
-/// does (TeX's `CMTT10` and `LMMonoProp10` are not marked fixed-pitch).
-fn monospaced(chars: &[pdf_oxide::layout::TextChar]) -> Vec<bool> {
+/// Each glyph's style for the headings by size: whether its font is a typewriter one (its
+/// descriptor says so, or its name does: TeX's `CMTT10` and `LMMonoProp10` are not marked
+/// fixed-pitch) and whether it is bold (by its weight or its name: `CMBX10`,
+/// `LMRoman10-Bold`, `Arial-BoldMT`).
+fn styles(chars: &[pdf_oxide::layout::TextChar]) -> Vec<sizes::Style> {
     let named = |name: &str| {
         let name = object::base_name(name).to_ascii_lowercase();
-        ["mono", "courier", "consol", "menlo", "inconsolata", "typewriter"]
+        let mono = ["mono", "courier", "consol", "menlo", "inconsolata", "typewriter"]
             .iter()
             .any(|n| name.contains(n))
             || ["cmtt", "sftt", "ectt", "tctt", "txtt", "lmtt", "rm-lmtt"]
                 .iter()
-                .any(|n| name.starts_with(n))
+                .any(|n| name.starts_with(n));
+        let bold = ["bold", "black", "heavy", "semibold", "demi"].iter().any(|n| name.contains(n))
+            || ["cmbx", "cmb10", "sfbx", "ecbx", "lmbx", "cmssbx"]
+                .iter()
+                .any(|n| name.starts_with(n));
+        sizes::Style { mono, bold }
     };
-    let mut last: Option<(&str, bool)> = None;
+    let mut last: Option<(&str, sizes::Style)> = None;
     chars
         .iter()
         .map(|c| {
-            c.is_monospace
-                || match last {
-                    Some((name, mono)) if name == c.font_name => mono,
-                    _ => {
-                        let mono = named(&c.font_name);
-                        last = Some((&c.font_name, mono));
-                        mono
-                    }
+            let style = match last {
+                Some((name, style)) if name == c.font_name => style,
+                _ => {
+                    let style = named(&c.font_name);
+                    last = Some((&c.font_name, style));
+                    style
                 }
+            };
+            sizes::Style {
+                mono: style.mono || c.is_monospace,
+                bold: style.bold || c.font_weight.is_bold(),
+            }
         })
         .collect()
 }

@@ -41,6 +41,18 @@ const MAX_LEADING_EM: f32 = 2.5;
 /// How far two glyphs' baselines may be apart and still be on one line, in ems.
 const SAME_LINE_EM: f32 = 0.3;
 
+/// The class of lines set bold in the body's size: below every size.
+const BOLD: u32 = 0;
+
+/// A glyph's style, as the headings by size read it.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Style {
+    /// Set in a typewriter font.
+    pub mono: bool,
+    /// Set in a bold font.
+    pub bold: bool,
+}
+
 /// A block of one size: its size in half points, its lines, and its text.
 struct Block {
     key: u32,
@@ -50,6 +62,10 @@ struct Block {
     /// Its letters and digits in a monospaced font: a heading may name a command
     /// (`Definition of \pdfstringdef`), a line mostly of code is none.
     code: usize,
+    /// Its letters in a bold font.
+    bold: usize,
+    /// Whether its first glyph is bold.
+    starts_bold: bool,
     last: Glyph,
 }
 
@@ -60,22 +76,23 @@ pub(super) struct Sizes {
     /// in a few sizes, so a short list, searched from the last size used.
     letters: Vec<(u32, usize)>,
     last: usize,
-    /// Per page, the blocks short enough to be headings: (size in half points, title).
-    pages: Vec<Vec<(u32, String)>>,
+    /// Per page, the blocks short enough to be headings: (size in half points, whether it is
+    /// bold, title).
+    pages: Vec<Vec<(u32, bool, String)>>,
 }
 
 impl Sizes {
     /// Adds the next page, from its glyphs in the order the page draws them (none for a page
-    /// that could not be read), each with whether its font is monospaced: code is neither the
-    /// body (a package's documentation holds more code than prose) nor a heading.
-    pub(super) fn add_page(&mut self, glyphs: &[Glyph], monospaced: &[bool]) {
+    /// that could not be read), each with its style: code is neither the body (a package's
+    /// documentation holds more code than prose) nor a heading.
+    pub(super) fn add_page(&mut self, glyphs: &[Glyph], styles: &[Style]) {
         let mut blocks = Vec::new();
         let mut open: Option<Block> = None;
         for (i, g) in glyphs.iter().enumerate() {
             if !(g.size.is_finite() && g.size > 0.0) {
                 continue;
             }
-            let mono = monospaced.get(i).copied().unwrap_or(false);
+            let Style { mono, bold } = styles.get(i).copied().unwrap_or_default();
             if g.c.is_whitespace() {
                 if let Some(b) = open.as_mut()
                     && !b.text.ends_with(' ')
@@ -97,7 +114,13 @@ impl Sizes {
                     if g.left - b.last.right > WORD_GAP_EM * em && !b.text.ends_with(' ') {
                         b.text.push(' ');
                     }
-                } else if below > SAME_LINE_EM * em && below <= MAX_LEADING_EM * em {
+                } else if below > SAME_LINE_EM * em
+                    && below <= MAX_LEADING_EM * em
+                    && bold == b.starts_bold
+                {
+                    // The next line, unless it changes from bold to regular or back: a bold
+                    // heading in the body's size is a block of its own, apart from the
+                    // paragraph under it.
                     b.lines += 1;
                     if !b.text.ends_with(' ') {
                         b.text.push(' ');
@@ -114,11 +137,14 @@ impl Sizes {
                 text: String::new(),
                 letters: 0,
                 code: 0,
+                bold: 0,
+                starts_bold: bold,
                 last: *g,
             });
             b.text.push(g.c);
             b.letters += usize::from(g.c.is_alphabetic());
             b.code += usize::from(mono && g.c.is_alphanumeric());
+            b.bold += usize::from(bold && g.c.is_alphabetic());
             b.last = *g;
         }
         blocks.extend(open);
@@ -130,8 +156,8 @@ impl Sizes {
                     && b.letters >= 2
                     && b.text.len() <= MAX_CHARS * 4
             })
-            .map(|b| (b.key, b.text.trim().to_owned()))
-            .filter(|(_, t)| {
+            .map(|b| (b.key, b.bold * 10 >= b.letters * 9, b.text.trim().to_owned()))
+            .filter(|(_, _, t)| {
                 t.chars().count() <= MAX_CHARS && !is_contents_line(t) && !is_list_item(t)
             })
             .collect();
@@ -166,37 +192,55 @@ impl Sizes {
         else {
             return out;
         };
-        let large = |key: u32| key as f32 >= body as f32 * MIN_RATIO;
+        // A title's class: its size when it is larger than the body's, [`BOLD`] when it is set
+        // bold in the body's size (a rounding below it included).
+        let class = |key: u32, bold: bool| {
+            let (key_f, body_f) = (key as f32, body as f32);
+            if key_f >= body_f * MIN_RATIO {
+                Some(key)
+            } else if bold && key_f * MIN_RATIO >= body_f {
+                Some(BOLD)
+            } else {
+                None
+            }
+        };
         let mut pages_of: HashMap<String, usize> = HashMap::new();
         for page in &self.pages {
-            let mut seen: Vec<String> =
-                page.iter().filter(|(key, _)| large(*key)).map(|(_, t)| letters_of(t)).collect();
+            let mut seen: Vec<String> = page
+                .iter()
+                .filter(|(key, bold, _)| class(*key, *bold).is_some())
+                .map(|(_, _, t)| letters_of(t))
+                .collect();
             seen.sort_unstable();
             seen.dedup();
             for letters in seen {
                 *pages_of.entry(letters).or_default() += 1;
             }
         }
-        let is_title = |key: u32, title: &str| {
-            large(key) && pages_of.get(&letters_of(title)).is_some_and(|&n| n <= MAX_PAGES)
+        let title_class = |key: u32, bold: bool, title: &str| {
+            class(key, bold)
+                .filter(|_| pages_of.get(&letters_of(title)).is_some_and(|&n| n <= MAX_PAGES))
         };
         let mut per_size: HashMap<u32, usize> = HashMap::new();
-        for (key, title) in self.pages.iter().flatten() {
-            if is_title(*key, title) {
-                *per_size.entry(*key).or_default() += 1;
+        for (key, bold, title) in self.pages.iter().flatten() {
+            if let Some(class) = title_class(*key, *bold, title) {
+                *per_size.entry(class).or_default() += 1;
             }
         }
         per_size.retain(|_, n| *n <= MAX_PER_PAGE * n_pages.max(1));
-        // A size's level: one below each larger size that heads two or more parts. A size used
-        // once (a title, a cover's lines) takes no level from those below it.
+        // A size's level: one below each larger size that heads two or more parts (bold lines
+        // in the body's size below them all). A size used once (a title, a cover's lines)
+        // takes no level from those below it.
         let depth = |key: u32| {
             let above = per_size.iter().filter(|&(&k, &n)| k > key && n >= 2).count();
             (above + 1).min(MAX_DEPTH)
         };
         for (page, titles) in self.pages.iter().enumerate() {
-            for (key, title) in titles {
-                if per_size.contains_key(key) && is_title(*key, title) {
-                    out[page].push((depth(*key), title.clone()));
+            for (key, bold, title) in titles {
+                if let Some(class) = title_class(*key, *bold, title)
+                    && per_size.contains_key(&class)
+                {
+                    out[page].push((depth(class), title.clone()));
                 }
             }
         }
@@ -289,6 +333,39 @@ mod tests {
     }
 
     #[test]
+    fn bold_lines_in_the_body_size_are_the_deepest_headings() {
+        let lines = [
+            ("1 Method", 12.0, 700.0),
+            (BODY, 10.0, 680.0),
+            ("1.1 Data and its sources", 10.0, 660.0),
+            (BODY, 10.0, 648.0),
+            (BODY, 10.0, 636.0),
+            ("2 Results", 12.0, 610.0),
+            (BODY, 10.0, 590.0),
+        ];
+        let glyphs = page(&lines);
+        // "1.1 Data and its sources" is bold, and so is one word of the last body line.
+        let bold_from = glyphs.iter().position(|g| g.base == 660.0).expect("bold line");
+        let bold_to = glyphs.iter().position(|g| g.base == 648.0).expect("body");
+        let styles: Vec<Style> = (0..glyphs.len())
+            .map(|i| Style {
+                mono: false,
+                bold: (bold_from..bold_to).contains(&i) || i + 3 >= glyphs.len(),
+            })
+            .collect();
+        let mut sizes = Sizes::default();
+        sizes.add_page(&glyphs, &styles);
+        assert_eq!(
+            sizes.headings(),
+            [vec![
+                (1, "1 Method".to_owned()),
+                (2, "1.1 Data and its sources".to_owned()),
+                (1, "2 Results".to_owned())
+            ]]
+        );
+    }
+
+    #[test]
     fn running_heads_figures_and_large_tables_make_no_headings() {
         let mut sizes = Sizes::default();
         for n in 0..4 {
@@ -318,8 +395,9 @@ mod tests {
             ("\\def\\other{expansion and more}", 9.0, 650.0),
         ]);
         let code_from = glyphs.iter().position(|g| g.c == '\\').expect("code");
-        let monospaced: Vec<bool> = (0..glyphs.len()).map(|i| i >= code_from).collect();
-        sizes.add_page(&glyphs, &monospaced);
+        let styles: Vec<Style> =
+            (0..glyphs.len()).map(|i| Style { mono: i >= code_from, bold: false }).collect();
+        sizes.add_page(&glyphs, &styles);
         assert_eq!(sizes.headings(), [vec![(1, "Contents".to_owned())]]);
         // A document all of one size has no headings, and one without glyphs none either.
         let mut flat = Sizes::default();
