@@ -13,7 +13,6 @@
 use std::collections::HashMap;
 
 use super::gaps::{Glyph, WORD_GAP_EM};
-use super::letters_of;
 
 /// The least ratio of a heading's size to the body's: LaTeX's `\large` over 11 pt text is
 /// 1.09 (a subsection), Word's Heading 3 over Normal 1.17. Sizes within this of the body (a
@@ -209,7 +208,7 @@ impl Sizes {
             let mut seen: Vec<String> = page
                 .iter()
                 .filter(|(key, bold, _)| class(*key, *bold).is_some())
-                .map(|(_, _, t)| letters_of(t))
+                .map(|(_, _, t)| running_key(t))
                 .collect();
             seen.sort_unstable();
             seen.dedup();
@@ -219,7 +218,7 @@ impl Sizes {
         }
         let title_class = |key: u32, bold: bool, title: &str| {
             class(key, bold)
-                .filter(|_| pages_of.get(&letters_of(title)).is_some_and(|&n| n <= MAX_PAGES))
+                .filter(|_| pages_of.get(&running_key(title)).is_some_and(|&n| n <= MAX_PAGES))
         };
         let mut per_size: HashMap<u32, usize> = HashMap::new();
         for (key, bold, title) in self.pages.iter().flatten() {
@@ -248,14 +247,25 @@ impl Sizes {
     }
 }
 
-/// Whether a line reads as an entry of a table of contents: a number, a title, a page number
-/// (`2 Guidelines for Authors 6`).
+/// Whether a line reads as an entry of a table of contents: a title and a page number, after
+/// a section number (`2 Guidelines for Authors 6`) or dot leaders (`Diagnosis.......13`).
 fn is_contents_line(title: &str) -> bool {
     let numeral =
         |t: &str| t.bytes().any(|b| b.is_ascii_digit()) && !t.chars().any(char::is_alphabetic);
+    let page_number = title.trim_end().bytes().next_back().is_some_and(|b| b.is_ascii_digit());
+    let leaders = ["...", ". . .", "…", "·"].iter().any(|l| title.contains(l));
+    if !page_number || leaders {
+        return page_number;
+    }
     let mut words = title.split_whitespace();
     let (Some(first), Some(last)) = (words.next(), words.next_back()) else { return false };
     words.next().is_some() && numeral(first) && last.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A title as running heads are told apart: its letters, lower-cased, without its digits (a
+/// running head often carries the page number: `Projections of Education Statistics 31`).
+fn running_key(title: &str) -> String {
+    title.chars().filter(|c| c.is_alphabetic()).flat_map(char::to_lowercase).collect()
 }
 
 /// Whether a line starts with a bullet: a slide's points are set larger than its notes, and
@@ -372,7 +382,9 @@ mod tests {
             let number = format!("{}", n + 1);
             // Cells of a table set large: six one-line blocks a page, each its own.
             let cells: Vec<String> = (0..6).map(|i| format!("cell {i} of {number}")).collect();
-            let mut lines = vec![("Journal of Things", 14.0, 760.0), (number.as_str(), 14.0, 40.0)];
+            // The running head carries the page's number.
+            let head = format!("Journal of Things {number}");
+            let mut lines = vec![(head.as_str(), 14.0, 760.0), (number.as_str(), 14.0, 40.0)];
             lines.extend((0..10).map(|i| (BODY, 10.0, 700.0 - 12.0 * i as f32)));
             lines.extend(
                 cells.iter().zip(0..).map(|(c, i)| (c.as_str(), 11.0, 500.0 - 40.0 * i as f32)),
@@ -388,6 +400,8 @@ mod tests {
             ("Contents", 14.0, 760.0),
             ("1 Introduction 4", 12.0, 740.0),
             ("2 Usage 9", 12.0, 726.0),
+            (BODY, 10.0, 716.0),
+            ("Diagnosis.......13", 12.0, 704.0),
             (BODY, 10.0, 700.0),
             ("• A point of a slide", 12.0, 690.0),
             ("\\def\\macro{expansion}", 11.0, 680.0),
