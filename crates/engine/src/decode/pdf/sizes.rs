@@ -1,14 +1,16 @@
 //! Headings told by font size, for a PDF without bookmarks: a line or two set larger than the
-//! body text, alone in its block, becomes a heading; the larger its size, the higher its level.
+//! body text, or set bold in its size, alone in its block, becomes a heading; the larger its
+//! size, the higher its level, and bold lines in the body's size come below every size.
 //!
-//! The body size is the one most letters of the document are set in, code aside. A block is a run of
-//! glyphs of one size, in the order the page draws them, on one line or on lines that follow
-//! each other: a heading is a block of at most [`MAX_LINES`] lines, so a paragraph set large
-//! (an abstract, a pull quote) is not one. A title found on more than [`MAX_PAGES`] pages is a
-//! running head, and a size that would give more than [`MAX_PER_PAGE`] headings a page (a
-//! table or a slide set large) gives none. The titles then go through the same matching as
-//! bookmarks ([`super::mark_headings`]): a title that is not a whole line (or two) of the
-//! page's text is left out, so a large word inside a line never makes a heading.
+//! The body size is the one most letters of the document are set in, code aside. A block is a
+//! run of glyphs of one size, in the order the page draws them, on one line or on lines that
+//! follow each other (a line that turns from bold to regular or back starts a block): a
+//! heading is a block of at most [`MAX_LINES`] lines, so a paragraph set large (an abstract, a
+//! pull quote) is not one. A title found on more than [`MAX_PAGES`] pages is a running head,
+//! and a class of headings that would give more than [`MAX_PER_PAGE`] a page (a table or a
+//! slide set large) gives none. The titles then go through the same matching as bookmarks
+//! ([`super::mark_headings`]): a title that is not a whole line (or two) of the page's text is
+//! left out, so a large or bold word inside a line never makes a heading.
 
 use std::collections::HashMap;
 
