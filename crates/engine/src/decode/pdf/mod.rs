@@ -59,6 +59,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     // has no bookmarks).
     let mut pages = Vec::with_capacity(n_pages);
     let mut sizes = sizes::Sizes::default();
+    let mut font_styles = std::collections::HashMap::new();
     for page in 0..n_pages {
         let raw = match doc.extract_text_with_options(page, &text_options) {
             Ok(raw) => raw,
@@ -74,7 +75,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         let raw = match doc.extract_chars(page) {
             Ok(chars) => {
                 let glyphs = glyphs(&chars);
-                sizes.add_page(&glyphs, &styles(&chars));
+                sizes.add_page(&glyphs, &styles(&chars, &mut font_styles));
                 // Glyphs off the page's visible box: a page of a two-page spread draws both
                 // halves and crops to its own (reliance.pdf, an annual report: pages 2 and 3
                 // each hold the glyphs of both), where the extractor's text holds its own half
@@ -175,7 +176,10 @@ fn on_page(
 /// descriptor says so, or its name does: TeX's `CMTT10` and `LMMonoProp10` are not marked
 /// fixed-pitch) and whether it is bold (by its weight or its name: `CMBX10`,
 /// `LMRoman10-Bold`, `Arial-BoldMT`).
-fn styles(chars: &[pdf_oxide::layout::TextChar]) -> Vec<sizes::Style> {
+fn styles(
+    chars: &[pdf_oxide::layout::TextChar],
+    known: &mut std::collections::HashMap<String, sizes::Style>,
+) -> Vec<sizes::Style> {
     let named = |name: &str| {
         let name = object::base_name(name).to_ascii_lowercase();
         let mono = ["mono", "courier", "consol", "menlo", "inconsolata", "typewriter"]
@@ -190,6 +194,7 @@ fn styles(chars: &[pdf_oxide::layout::TextChar]) -> Vec<sizes::Style> {
                 .any(|n| name.starts_with(n));
         sizes::Style { mono, bold }
     };
+    // A page switches fonts at every formula: each name is read once per document.
     let mut last: Option<(&str, sizes::Style)> = None;
     chars
         .iter()
@@ -197,7 +202,10 @@ fn styles(chars: &[pdf_oxide::layout::TextChar]) -> Vec<sizes::Style> {
             let style = match last {
                 Some((name, style)) if name == c.font_name => style,
                 _ => {
-                    let style = named(&c.font_name);
+                    let style = match known.get(&c.font_name) {
+                        Some(&style) => style,
+                        None => *known.entry(c.font_name.clone()).or_insert(named(&c.font_name)),
+                    };
                     last = Some((&c.font_name, style));
                     style
                 }
