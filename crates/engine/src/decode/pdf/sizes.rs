@@ -395,8 +395,7 @@ mod tests {
         }
         assert!(sizes.headings().iter().all(Vec::is_empty), "{:?}", sizes.headings());
         // Code set larger than the prose, a table of contents' entries and a bullet point: no
-        // headings. The
-        // code is not the body either, though most letters are in it.
+        // headings. The code is not the body either, though most letters are in it.
         let mut sizes = Sizes::default();
         let glyphs = page(&[
             ("Contents", 14.0, 760.0),
