@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use cleave_engine::{
     ChunkSizer, FileResult, LEFT_OUT_FIRST, Outcome, OutlineEntry, first_ranked, largest_fitting,
-    ranked_entries,
+    ranked_entries, title_number,
 };
 use serde::Serialize;
 
@@ -238,11 +238,14 @@ fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String 
         let n = f.chunks.len();
         let _ = writeln!(out, " · {n} chunk{}", if n == 1 { "" } else { "s" });
         let kept = keep.get(shown[i - 1]).map_or(&[][..], Vec::as_slice);
+        let own_numbers = numbers_its_sections(
+            f.entries.iter().filter(|e| e.number.is_some()).map(|e| &*e.label),
+        );
         for (e, _) in f.entries.iter().zip(kept).filter(|(_, k)| **k) {
             let pad = "  ".repeat(e.depth + 1);
             let label = clipped(&e.label, MAX_LABEL_CHARS);
             let title = match &e.number {
-                Some(number) if !numbered(&label) => format!("{number} {label}"),
+                Some(number) if !own_numbers && !numbered(&label) => format!("{number} {label}"),
                 _ => label.into_owned(),
             };
             // A decoded document is cited by page: its lines are those of its text view,
@@ -264,20 +267,20 @@ fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String 
 /// `A.2 Proofs`, `IV. Results`): the outline then shows the title alone, not the path cleave
 /// counted beside it (`2 2 Contents`, or `2 1 Introduction` after an unnumbered preface).
 fn numbered(title: &str) -> bool {
-    let Some((first, rest)) = title.split_once(' ') else { return false };
-    if rest.trim().is_empty() {
-        return false;
+    title_number(title).is_some()
+}
+
+/// Whether a document numbers its sections itself (at least two and half of its section
+/// titles carry a number of their own): the outline then shows the document's numbers only,
+/// and a title it left unnumbered (`Références` after its section 8) gets none of cleave's
+/// counting (`10 Références`).
+fn numbers_its_sections<'a>(titles: impl Iterator<Item = &'a str>) -> bool {
+    let (mut own, mut all) = (0, 0);
+    for title in titles {
+        all += 1;
+        own += usize::from(numbered(title));
     }
-    let stripped = first.strip_suffix('.');
-    let dotted = stripped.is_some() || first.contains('.');
-    let mut parts = stripped.unwrap_or(first).split('.');
-    let Some(head) = parts.next() else { return false };
-    let digits = |p: &str| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
-    // A letter (appendix) or a Roman numeral is a number only with a dot: `A Tour` and
-    // `I Wish` are words.
-    let letter = head.len() == 1 && head.bytes().all(|b| b.is_ascii_uppercase());
-    let roman = !head.is_empty() && head.bytes().all(|b| b"IVXLC".contains(&b));
-    (digits(head) || (dotted && (letter || roman))) && parts.all(digits)
+    own >= 2 && 2 * own >= all
 }
 
 /// Chunk ids as the text shows them: 8 characters each (enough for `cleave read`), and past
@@ -303,7 +306,7 @@ fn clipped(label: &str, max: usize) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::numbered;
+    use super::{numbered, numbers_its_sections};
 
     #[test]
     fn titles_with_numbers_of_their_own_are_told_from_words() {
@@ -314,5 +317,15 @@ mod tests {
         for title in ["Contents", "A Tour of cleave", "I Wish", "2", "3D models", "1234 Main St"] {
             assert!(!numbered(title), "{title}");
         }
+    }
+
+    #[test]
+    fn a_document_that_numbers_its_sections_keeps_its_own_numbers() {
+        let own = ["Résumé", "1 Introduction", "2 Méthode", "8 Conclusion", "Références"];
+        assert!(numbers_its_sections(own.into_iter()));
+        // Unnumbered titles, or one that merely starts with a number, are counted by cleave.
+        let words = ["Install", "Usage", "3 ways to chunk", "FAQ"];
+        assert!(!numbers_its_sections(words.into_iter()));
+        assert!(!numbers_its_sections(["1 Only"].into_iter()));
     }
 }

@@ -66,7 +66,7 @@ pub use marks::{
     is_manifest_dir,
 };
 pub use outcome::{Outcome, Skip};
-pub use outline::{OutlineEntry, outline};
+pub use outline::{OutlineEntry, outline, title_number};
 pub use packs::{
     ImportGraph, Member, Pack, PackLink, PackOrder, PackStats, Packing, frame_reserve,
     member_budget, member_config, pack,

@@ -50,6 +50,26 @@ impl OutlineEntry {
     }
 }
 
+/// The number a section title starts with, and the rest of it: `2 Contents`, `4.1 Setup`,
+/// `4.1. Setup`, `A.2 Proofs`, `IV. Results`. A letter (appendix) or a Roman numeral counts
+/// only with a dot (`A Tour` and `I Wish` are words), a number has at most three digits a
+/// part (`1234 Main St` is an address), and a title that is a number alone has none.
+pub fn title_number(title: &str) -> Option<(&str, &str)> {
+    let (first, rest) = title.split_once(' ')?;
+    if rest.trim().is_empty() {
+        return None;
+    }
+    let stripped = first.strip_suffix('.');
+    let dotted = stripped.is_some() || first.contains('.');
+    let mut parts = stripped.unwrap_or(first).split('.');
+    let head = parts.next()?;
+    let digits = |p: &str| (1..=3).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit());
+    let letter = head.len() == 1 && head.bytes().all(|b| b.is_ascii_uppercase());
+    let roman = !head.is_empty() && head.bytes().all(|b| b"IVXLC".contains(&b));
+    ((digits(head) || (dotted && (letter || roman))) && parts.all(digits))
+        .then(|| (first, rest.trim_start()))
+}
+
 /// The outline of a file chunked along `tree` into `chunks`, entries in reading order.
 pub fn outline(tree: &AtomTree, source: &Source<'_>, chunks: &[Chunk]) -> Vec<OutlineEntry> {
     let mut out = Vec::new();

@@ -559,17 +559,28 @@ fn mark_headings(text: &mut String, headings: &[(usize, String)]) {
             continue;
         }
         let found = (from..lines.len()).find_map(|i| {
-            let one = letters_of(&lines[i]);
-            if one == want {
-                return Some((i, 1));
-            }
-            let two = lines.get(i + 1).map(|next| one.clone() + &letters_of(next));
-            (two.as_deref() == Some(want.as_str()) && !one.is_empty()).then_some((i, 2))
+            // The line may carry the section's number where the bookmark does not (hyperref
+            // leaves it out unless asked: `Introduction` for `1 Introduction`), and a line
+            // number before it (lineno's margin: `8 1 Introductions`).
+            unnumbered(&lines[i]).into_iter().find_map(|line| {
+                let one = letters_of(line);
+                if one == want {
+                    return Some((i, 1));
+                }
+                let two = lines.get(i + 1).map(|next| one.clone() + &letters_of(next));
+                (two.as_deref() == Some(want.as_str()) && !one.is_empty()).then_some((i, 2))
+            })
         });
         let Some((i, n)) = found else { continue };
         let joined: Vec<String> = lines.drain(i..i + n).collect();
         let body = joined.join(" ");
-        let body = body.trim().trim_start_matches('\\');
+        // Only the escape `clean` put before a `#` or a fence goes: a TeX line's own
+        // backslash (`\appendix`) is its text.
+        let body = body.trim();
+        let body = match body.strip_prefix('\\') {
+            Some(rest) if rest.starts_with(['#', '`', '~']) => rest,
+            _ => body,
+        };
         lines.insert(i, format!("{} {body}", "#".repeat((*depth).clamp(1, 6))));
         // A heading is its own block: blank lines around it.
         if i + 1 < lines.len() && !lines[i + 1].trim().is_empty() {
@@ -583,6 +594,22 @@ fn mark_headings(text: &mut String, headings: &[(usize, String)]) {
         }
     }
     *text = lines.join("\n");
+}
+
+/// A line as it is, then without the number it starts with, then without a second one.
+fn unnumbered(line: &str) -> Vec<&str> {
+    let mut out = vec![line];
+    let mut rest = line.trim_start();
+    for _ in 0..2 {
+        match crate::outline::title_number(rest) {
+            Some((_, after)) => {
+                out.push(after);
+                rest = after;
+            }
+            None => break,
+        }
+    }
+    out
 }
 
 /// A title reduced to its letters and digits, lower-cased, for matching a bookmark to a line.
@@ -778,6 +805,15 @@ mod tests {
         let mut text = "Some text\n2.1 Related\nWork\nBody here\n".to_owned();
         mark_headings(&mut text, &[(2, "2.1 Related Work".to_owned()), (1, "Absent".to_owned())]);
         assert_eq!(text, "Some text\n\n## 2.1 Related Work\n\nBody here\n");
+        // A bookmark without the section's number meets the line with it, and past a line
+        // number in the margin; the heading keeps the line's words.
+        let mut text = "1 Introduction 4\n12 1 Introduction\nBody\n3 Usage of it\n".to_owned();
+        mark_headings(&mut text, &[(1, "Introduction".to_owned()), (1, "Usage".to_owned())]);
+        assert_eq!(text, "1 Introduction 4\n\n# 12 1 Introduction\n\nBody\n3 Usage of it\n");
+        // A TeX command as a title keeps its backslash; the escape of a `#` line goes.
+        let mut text = "\\appendix\nA\n\\#1 Options\n".to_owned();
+        mark_headings(&mut text, &[(1, "appendix".to_owned()), (2, "1 Options".to_owned())]);
+        assert_eq!(text, "# \\appendix\n\nA\n\n## #1 Options\n");
     }
 
     #[test]

@@ -117,6 +117,12 @@ const ABUT_EM: f32 = 0.02;
 /// paragraph (a blank line in the text).
 const PARAGRAPH_PITCH: f32 = 1.6;
 
+/// How many times the page's usual size two rows of one size must be set in for the gap
+/// that ends a paragraph between them to grow with their size (see [`render`]): 1.4 takes
+/// LaTeX's `\Large` titles and up over 10 pt text, whose lines lie more than 1.6 body lines
+/// apart.
+const TITLE_SIZE: f32 = 1.4;
+
 /// The least share of the rows' characters that the extractor's text may lack for the rows to
 /// be read in its place ([`Letters::More`]). The pages whose text lacks glyphs lack either a
 /// few per cent (running heads and printer's marks the extractor sets aside, UTF-8 read as
@@ -602,12 +608,32 @@ fn render(rows: &[Vec<Glyph>]) -> String {
     pitches.sort_by(f32::total_cmp);
     // The lower median: a page of few rows has more paragraph gaps among its pitches.
     let pitch = pitches.get(pitches.len().saturating_sub(1) / 2).copied().unwrap_or(0.0);
+    // Lines of much larger type lie further apart: the two lines of a wrapped section title
+    // are a paragraph's lines in their own size, not two paragraphs (hyperref's `46 Encoding
+    // definition files for encodings of PDF` / `strings`, 22 pt apart over a body's 12). So
+    // between two rows of one size at least TITLE_SIZE times the page's usual size, the gap
+    // that ends a paragraph grows with that size. Prose a little larger than the usual size
+    // (a manual's text between smaller code lines) keeps the page's measure: its paragraphs
+    // are told apart by it.
+    let sizes: Vec<f32> = rows.iter().map(|row| type_size(row)).collect();
+    let usual = {
+        let mut sorted = sizes.clone();
+        sorted.sort_by(f32::total_cmp);
+        sorted.get(sorted.len().saturating_sub(1) / 2).copied().unwrap_or(0.0)
+    };
     let mut out = String::new();
     for (i, row) in rows.iter().enumerate() {
         if i > 0 {
             out.push('\n');
             let down = bases[i - 1] - bases[i];
-            if pitch > 0.0 && (down > PARAGRAPH_PITCH * pitch || down <= 0.0) {
+            let (a, b) = (sizes[i - 1], sizes[i]);
+            let larger =
+                if usual > 0.0 && a.min(b) >= TITLE_SIZE * usual && a.max(b) <= 1.1 * a.min(b) {
+                    a.min(b) / usual
+                } else {
+                    1.0
+                };
+            if pitch > 0.0 && (down > PARAGRAPH_PITCH * pitch * larger || down <= 0.0) {
                 out.push('\n');
             }
         }
@@ -707,6 +733,14 @@ fn logical(row: &str) -> Cow<'_, str> {
 }
 
 /// A row's baseline: that of most of its glyphs (the median), not of a raised letter.
+/// The size most of a row is set in: the median of its glyphs' sizes, so that a large symbol
+/// or a script does not stand for the row.
+fn type_size(row: &[Glyph]) -> f32 {
+    let mut sizes: Vec<f32> = row.iter().map(|g| g.size).collect();
+    sizes.sort_by(f32::total_cmp);
+    sizes.get(sizes.len() / 2).copied().unwrap_or(0.0)
+}
+
 fn baseline(row: &[Glyph]) -> f32 {
     let mut bases: Vec<f32> = row.iter().map(|g| g.base).collect();
     bases.sort_by(f32::total_cmp);
@@ -911,6 +945,40 @@ mod tests {
         let title = row(50.0, &["Large", "title"], 700.0);
         let small_print = row(60.0, &["Issue", "eighteen"], 697.0);
         assert_eq!(render(&rows(&[title, small_print].concat())), "Large title\nIssue eighteen\n");
+    }
+
+    #[test]
+    fn a_title_wrapped_in_large_type_stays_one_paragraph() {
+        // A section title at 17.28 pt on two lines 22 pt apart, over body lines 12 pt apart at
+        // 10 pt: the title's lines are closer than its size makes a paragraph break, the gap
+        // after it is not.
+        let sized = |words: &[&str], base: f32, size: f32| -> Vec<Glyph> {
+            let scale = size / SIZE;
+            row(50.0, words, base)
+                .into_iter()
+                .map(|g| Glyph {
+                    left: 50.0 + (g.left - 50.0) * scale,
+                    right: 50.0 + (g.right - 50.0) * scale,
+                    size,
+                    ..g
+                })
+                .collect()
+        };
+        let glyphs = [
+            sized(&["46", "Encoding", "files"], 700.0, 17.28),
+            sized(&["strings"], 678.0, 17.28),
+            row(50.0, &["This", "was"], 650.0),
+            row(50.0, &["contributed", "by"], 638.0),
+            row(50.0, &["Heiko", "for"], 626.0),
+            row(50.0, &["the", "package."], 614.0),
+            row(50.0, &["Next", "one"], 590.0),
+        ]
+        .concat();
+        assert_eq!(
+            render(&rows(&glyphs)),
+            "46 Encoding files\nstrings\n\nThis was\ncontributed by\nHeiko for\nthe package.\n\n\
+             Next one\n"
+        );
     }
 
     #[test]
