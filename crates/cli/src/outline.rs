@@ -238,14 +238,11 @@ fn render(files: &[FileOutline], shown: &[usize], keep: &[Vec<bool>]) -> String 
         let n = f.chunks.len();
         let _ = writeln!(out, " · {n} chunk{}", if n == 1 { "" } else { "s" });
         let kept = keep.get(shown[i - 1]).map_or(&[][..], Vec::as_slice);
-        let own_numbers = numbers_its_sections(
-            f.entries.iter().filter(|e| e.number.is_some()).map(|e| &*e.label),
-        );
         for (e, _) in f.entries.iter().zip(kept).filter(|(_, k)| **k) {
             let pad = "  ".repeat(e.depth + 1);
             let label = clipped(&e.label, MAX_LABEL_CHARS);
             let title = match &e.number {
-                Some(number) if !own_numbers && !numbered(&label) => format!("{number} {label}"),
+                Some(number) if !numbered(&label) => format!("{number} {label}"),
                 _ => label.into_owned(),
             };
             // A decoded document is cited by page: its lines are those of its text view,
@@ -270,19 +267,6 @@ fn numbered(title: &str) -> bool {
     title_number(title).is_some()
 }
 
-/// Whether a document numbers its sections itself (at least two and half of its section
-/// titles carry a number of their own): the outline then shows the document's numbers only,
-/// and a title it left unnumbered (`Références` after its section 8) gets none of cleave's
-/// counting (`10 Références`).
-fn numbers_its_sections<'a>(titles: impl Iterator<Item = &'a str>) -> bool {
-    let (mut own, mut all) = (0, 0);
-    for title in titles {
-        all += 1;
-        own += usize::from(numbered(title));
-    }
-    own >= 2 && 2 * own >= all
-}
-
 /// Chunk ids as the text shows them: 8 characters each (enough for `cleave read`), and past
 /// four chunks the first two and how many more (`--format json` lists them all).
 fn short_ids(ids: &[String]) -> String {
@@ -301,31 +285,5 @@ fn clipped(label: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match label.char_indices().nth(max) {
         Some((at, _)) => format!("{}…", &label[..at]).into(),
         None => label.into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{numbered, numbers_its_sections};
-
-    #[test]
-    fn titles_with_numbers_of_their_own_are_told_from_words() {
-        for title in ["2 Contents", "4.1 Save catcodes", "4.1. Setup", "A.2 Proofs", "IV. Results"]
-        {
-            assert!(numbered(title), "{title}");
-        }
-        for title in ["Contents", "A Tour of cleave", "I Wish", "2", "3D models", "1234 Main St"] {
-            assert!(!numbered(title), "{title}");
-        }
-    }
-
-    #[test]
-    fn a_document_that_numbers_its_sections_keeps_its_own_numbers() {
-        let own = ["Résumé", "1 Introduction", "2 Méthode", "8 Conclusion", "Références"];
-        assert!(numbers_its_sections(own.into_iter()));
-        // Unnumbered titles, or one that merely starts with a number, are counted by cleave.
-        let words = ["Install", "Usage", "3 ways to chunk", "FAQ"];
-        assert!(!numbers_its_sections(words.into_iter()));
-        assert!(!numbers_its_sections(["1 Only"].into_iter()));
     }
 }

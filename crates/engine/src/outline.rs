@@ -16,7 +16,8 @@ pub struct OutlineEntry {
     pub label: String,
     /// Qualified name (`Flask.route`, `Guide > Install`).
     pub name: String,
-    /// For sections: the numbered path, `3.2.1`.
+    /// For sections: the numbered path, `3.2.1`; in a document that numbers its sections
+    /// itself, its own number, and none for a title it left unnumbered.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
     /// First line of the item's signature, for symbols that have one.
@@ -76,7 +77,27 @@ pub fn outline(tree: &AtomTree, source: &Source<'_>, chunks: &[Chunk]) -> Vec<Ou
     let mut walk =
         Walk { tree, source, chunks, names: Vec::new(), numbers: vec![0], out: &mut out };
     walk.atom(&tree.root, 0);
+    own_numbers(&mut out);
     out
+}
+
+/// A document that numbers its sections itself (at least two and half of its section titles
+/// start with a number of their own, [`title_number`]) keeps its numbers: each section's
+/// number is its title's, and a title it left unnumbered (`Références` after its section 8)
+/// has none, rather than cleave's counting beside it (`10 Références`, or `2` for
+/// `1 Introduction` after an unnumbered title page).
+fn own_numbers(entries: &mut [OutlineEntry]) {
+    let (mut own, mut all) = (0, 0);
+    for e in entries.iter().filter(|e| e.number.is_some()) {
+        all += 1;
+        own += usize::from(title_number(&e.label).is_some());
+    }
+    if own < 2 || 2 * own < all {
+        return;
+    }
+    for e in entries.iter_mut().filter(|e| e.number.is_some()) {
+        e.number = title_number(&e.label).map(|(n, _)| n.trim_end_matches('.').to_owned());
+    }
 }
 
 struct Walk<'a, 'o> {
@@ -226,5 +247,35 @@ mod tests {
         assert_eq!(entries[1].depth, 1);
         assert_eq!(entries[1].signature.as_deref(), Some("def route(self, rule):"));
         assert_eq!((entries[2].line_start, entries[2].line_end), (6, 7));
+    }
+
+    #[test]
+    fn titles_with_numbers_of_their_own_are_told_from_words() {
+        for title in ["2 Contents", "4.1 Save catcodes", "4.1. Setup", "A.2 Proofs", "IV. Results"]
+        {
+            assert!(super::title_number(title).is_some(), "{title}");
+        }
+        for title in ["Contents", "A Tour of cleave", "I Wish", "2", "3D models", "1234 Main St"] {
+            assert!(super::title_number(title).is_none(), "{title}");
+        }
+        assert_eq!(super::title_number("4.1.  Setup"), Some(("4.1.", "Setup")));
+    }
+
+    #[test]
+    fn a_document_that_numbers_its_sections_keeps_its_own_numbers() {
+        let numbers = |text: &str| -> Vec<Option<String>> {
+            outline_of("paper.md", text).into_iter().map(|e| e.number).collect()
+        };
+        let own = "# Résumé\n\nA.\n\n# 1 Introduction\n\nB.\n\n## 1.1 Scope\n\nC.\n\n\
+                   # 8 Conclusion\n\nD.\n\n# Références\n\nE.\n";
+        let own_numbers: Vec<Option<&str>> = vec![None, Some("1"), Some("1.1"), Some("8"), None];
+        assert_eq!(numbers(own).iter().map(Option::as_deref).collect::<Vec<_>>(), own_numbers);
+        // Unnumbered titles, among them one that merely starts with a number, are counted.
+        let counted = "# Install\n\nA.\n\n# 3 ways to chunk\n\nB.\n\n# FAQ\n\nC.\n";
+        let counted_numbers: Vec<Option<&str>> = vec![Some("1"), Some("2"), Some("3")];
+        assert_eq!(
+            numbers(counted).iter().map(Option::as_deref).collect::<Vec<_>>(),
+            counted_numbers
+        );
     }
 }

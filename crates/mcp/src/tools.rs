@@ -211,7 +211,8 @@ pub struct Entry {
     pub label: String,
     /// Qualified name: `Flask.route`, `Guide > Install`.
     pub name: String,
-    /// Sections: the numbered path, `1.2.1`.
+    /// Sections: the numbered path, `1.2.1` (a document's own numbers where it numbers its
+    /// sections; then none for a title it left unnumbered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number: Option<String>,
     /// Symbols: first line of the signature.
