@@ -56,7 +56,9 @@ fn read_limited(file: File, size: u64, limit: u64) -> Result<Vec<u8>, Skip> {
 /// Opens a path given by the user (a single file): its own size and kind are checked the
 /// same way, links followed (the user named it).
 pub fn read_path(path: &Path, limit: u64) -> Result<Vec<u8>, Skip> {
-    let file = File::open(path).map_err(|err| open_error(&err))?;
+    // Without blocking, as the walk opens: a FIFO named on the command line is refused as
+    // not a regular file rather than waited on for good.
+    let file = open(path, true).map_err(|err| open_error(&err))?;
     let meta = file.metadata().map_err(|err| Skip::Unreadable(err.to_string()))?;
     if let Some(skip) = Skip::not_regular(&meta) {
         return Err(skip);
@@ -251,6 +253,17 @@ mod tests {
         let res = read_input(&input, 100);
         // The new file may reuse the inode number: then it is read, which is what is there.
         assert!(res == Err(Skip::Changed) || res == Ok(b"other".to_vec()), "{res:?}");
+    }
+
+    #[test]
+    fn a_fifo_named_by_the_user_is_refused_not_waited_on() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let fifo = tmp.path().join("pipe.txt");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo").success());
+        assert_eq!(read_path(&fifo, 100), Err(Skip::NotRegular("FIFO")));
+        std::fs::write(tmp.path().join("a.txt"), "hello").expect("write");
+        assert_eq!(read_path(&tmp.path().join("a.txt"), 100).expect("read"), b"hello");
     }
 
     #[test]
