@@ -417,16 +417,25 @@ impl<'a, 't> Builder<'a, 't> {
         acc: &mut Acc,
     ) {
         let kids = self.children_of(parent);
+        // Where the next named child after each child starts, found in one pass from the end:
+        // looking ahead from every child was quadratic in a node of many unnamed children (an
+        // ERROR node of 40,000 parentheses took 6 s).
+        let mut next_named = vec![None; kids.len()];
+        let mut next = None;
+        for (slot, kid) in next_named.iter_mut().zip(kids.iter()).rev() {
+            *slot = next;
+            if kid.is_named() {
+                next = Some(kid.start_byte());
+            }
+        }
         for (idx, &node) in kids.iter().enumerate() {
             let (s, e) = (node.start_byte(), self.content_end(node));
             if s < acc.prev_end || e > within.end || s >= e {
                 continue;
             }
             // Separators after an entry are taken in, up to the next named node.
-            let ceil = kids[idx + 1..]
-                .iter()
-                .find(|k| k.is_named())
-                .map_or(within.end, |k| k.start_byte().clamp(e, within.end));
+            let ceil =
+                next_named[idx].map_or(within.end, |start: usize| start.clamp(e, within.end));
             let mark = self.marks.get(&node.id()).copied();
             let item = self.items.get(&node.id()).copied();
             match (item, mark) {
