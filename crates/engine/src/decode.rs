@@ -250,6 +250,20 @@ fn guarded<T: Send>(decode: impl FnOnce() -> T + Send) -> Result<T, String> {
     })
 }
 
+/// A line of a decoded document as the Markdown view must hold it: one that would read as a
+/// heading or open a code fence (`# not a heading`, a line of backticks) gets a backslash
+/// before it, after its indent, so a `#` in a PDF line or a Word paragraph is text, not a
+/// section.
+pub(crate) fn escape_block_start(line: &str) -> std::borrow::Cow<'_, str> {
+    let body = line.trim_start_matches([' ', '\t']);
+    if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") {
+        let indent = &line[..line.len() - body.len()];
+        format!("{indent}\\{body}").into()
+    } else {
+        line.into()
+    }
+}
+
 /// The first line of `text`, cut to at most `max` bytes on a character boundary.
 fn one_line(text: &str, max: usize) -> &str {
     let line = text.lines().next().unwrap_or_default();

@@ -14,7 +14,16 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     let mut archive = Archive::new(bytes)?;
     let styles = archive.part("word/styles.xml")?.map(|s| paragraph_styles(&s)).unwrap_or_default();
     let body = archive.required("word/document.xml")?;
-    Ok(convert(&body, &styles))
+    let mut doc = convert(&body, &styles);
+    // Footnotes and endnotes, after the body (Word prints them at the foot of their page or
+    // at the end; the view has no place for a note beside its mark): nothing left out.
+    for part in ["word/footnotes.xml", "word/endnotes.xml"] {
+        if let Some(xml) = archive.part(part)? {
+            let notes = convert(&xml, &styles);
+            doc.text.push_str(&notes.text);
+        }
+    }
+    Ok(doc)
 }
 
 /// What a paragraph style makes of its paragraphs.
@@ -85,7 +94,12 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
     let mut out = String::new();
     let mut locations = vec![(0, PageLabel::Page(1))];
     let mut page = 1u32;
-    let mut para: Option<Para> = None;
+    // Paragraphs open: a text box's paragraphs sit inside a run of the paragraph that
+    // anchors it, and are written before it ends.
+    let mut paras: Vec<Para> = Vec::new();
+    // Inside `mc:Fallback`: Word writes a text box twice, as DrawingML in `mc:Choice` and as
+    // VML in `mc:Fallback`; the choice is read, the fallback passed over.
+    let mut fallback = 0usize;
     // Tables: rows of cells; nested tables are flattened into their cell's text.
     let mut table_depth = 0usize;
     let mut rows: Vec<Vec<String>> = Vec::new();
@@ -96,6 +110,19 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
             Ok(Event::Eof) | Err(_) => break,
             Ok(e) => e,
         };
+        match &event {
+            Event::Start(e) if e.local_name().into_inner() == "Fallback" => {
+                fallback += 1;
+                continue;
+            }
+            Event::End(e) if fallback > 0 && e.local_name().into_inner() == "Fallback" => {
+                fallback -= 1;
+                continue;
+            }
+            _ if fallback > 0 => continue,
+            _ => {}
+        }
+        let para = paras.last_mut();
         match event {
             Event::Start(e) | Event::Empty(e)
                 if matches!(e.local_name().into_inner(), "lastRenderedPageBreak") =>
@@ -106,7 +133,7 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
                 locations.push((out.len(), PageLabel::Page(page)));
             }
             Event::Start(e) => match e.local_name().into_inner() {
-                "p" => para = Some(Para::default()),
+                "p" => paras.push(Para::default()),
                 "tbl" => {
                     table_depth += 1;
                     if table_depth == 1 {
@@ -120,7 +147,7 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
             },
             Event::Empty(e) => match e.local_name().into_inner() {
                 "pStyle" => {
-                    if let (Some(p), Some(v)) = (para.as_mut(), attr(&e, "val")) {
+                    if let (Some(p), Some(v)) = (para, attr(&e, "val")) {
                         match styles.get(&v) {
                             Some(Style::Heading(level)) => p.heading = Some(*level),
                             Some(Style::List) => {
@@ -132,24 +159,24 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
                 }
                 "outlineLvl" => {
                     if let (Some(p), Some(n)) =
-                        (para.as_mut(), attr(&e, "val").and_then(|v| v.parse::<usize>().ok()))
+                        (para, attr(&e, "val").and_then(|v| v.parse::<usize>().ok()))
                         && n < 9
                     {
                         p.heading = Some(n + 1);
                     }
                 }
                 "ilvl" => {
-                    if let Some(p) = para.as_mut() {
+                    if let Some(p) = para {
                         p.list = Some(attr(&e, "val").and_then(|v| v.parse().ok()).unwrap_or(0));
                     }
                 }
                 "numId" => {
-                    if let Some(p) = para.as_mut() {
+                    if let Some(p) = para {
                         p.list.get_or_insert(0);
                     }
                 }
                 "tab" => {
-                    if let Some(p) = para.as_mut() {
+                    if let Some(p) = para {
                         p.text.push('\t');
                     }
                 }
@@ -157,26 +184,26 @@ fn convert(xml: &str, styles: &HashMap<String, Style>) -> Document {
                     if attr(&e, "type").as_deref() == Some("page") {
                         page += 1;
                         locations.push((out.len(), PageLabel::Page(page)));
-                    } else if let Some(p) = para.as_mut() {
+                    } else if let Some(p) = para {
                         p.text.push(' ');
                     }
                 }
                 _ => {}
             },
             Event::Text(t) if in_text => {
-                if let Some(p) = para.as_mut() {
+                if let Some(p) = para {
                     p.text.push_str(&text(&t));
                 }
             }
             Event::GeneralRef(r) if in_text => {
-                if let Some(p) = para.as_mut() {
+                if let Some(p) = para {
                     p.text.push_str(&reference(&r));
                 }
             }
             Event::End(e) => match e.local_name().into_inner() {
                 "t" => in_text = false,
                 "p" => {
-                    let Some(p) = para.take() else { continue };
+                    let Some(p) = paras.pop() else { continue };
                     if let Some(c) = cell_text.as_mut() {
                         if !c.is_empty() && !p.text.trim().is_empty() {
                             c.push(' ');
@@ -222,7 +249,7 @@ fn push_paragraph(out: &mut String, p: &Para) {
         out.push_str("- ");
         out.push_str(text);
     } else {
-        out.push_str(text);
+        out.push_str(&super::escape_block_start(text));
     }
     out.push_str("\n\n");
 }
@@ -248,4 +275,25 @@ pub fn push_table(out: &mut String, rows: &[Vec<String>]) {
         }
     }
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_box_is_read_once_and_its_paragraph_keeps_its_text() {
+        // Word 2010+: the box as DrawingML in mc:Choice and again as VML in mc:Fallback,
+        // inside a run of the paragraph that anchors it.
+        let xml = r#"<w:document xmlns:w="w" xmlns:mc="mc"><w:body>
+            <w:p><w:r><w:t>Before the box.</w:t></w:r></w:p>
+            <w:p><w:r><w:t>Anchor </w:t></w:r><w:r><mc:AlternateContent>
+              <mc:Choice><w:drawing><w:txbxContent><w:p><w:r><w:t>Inside.</w:t></w:r></w:p></w:txbxContent></w:drawing></mc:Choice>
+              <mc:Fallback><w:pict><w:txbxContent><w:p><w:r><w:t>Inside.</w:t></w:r></w:p></w:txbxContent></w:pict></mc:Fallback>
+            </mc:AlternateContent></w:r><w:r><w:t>text.</w:t></w:r></w:p>
+            <w:p><w:r><w:t># not a heading</w:t></w:r></w:p>
+        </w:body></w:document>"#;
+        let doc = convert(xml, &HashMap::new());
+        assert_eq!(doc.text, "Before the box.\n\nInside.\n\nAnchor text.\n\n\\# not a heading\n\n");
+    }
 }

@@ -447,14 +447,7 @@ fn clean(raw: &str) -> String {
     let out = compose_accents(&out);
     let mut escaped = String::with_capacity(out.len());
     for line in out.split_inclusive('\n') {
-        let body = line.trim_start_matches([' ', '\t']);
-        if body.starts_with('#') || body.starts_with("```") || body.starts_with("~~~") {
-            escaped.push_str(&line[..line.len() - body.len()]);
-            escaped.push('\\');
-            escaped.push_str(body);
-        } else {
-            escaped.push_str(line);
-        }
+        escaped.push_str(&crate::decode::escape_block_start(line));
     }
     escaped
 }
