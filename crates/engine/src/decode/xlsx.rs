@@ -9,6 +9,7 @@ use super::ooxml::{Archive, attr, cell, reference, relationships, resolve, text}
 use super::{Document, PageLabel};
 
 /// Most columns a row keeps: a stray cell at column XFD must not make every row 16k wide.
+/// The cells past it are counted and the file falls back with a note saying so.
 const MAX_COLUMNS: usize = 256;
 
 /// Decodes an XLSX file.
@@ -20,10 +21,17 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
         archive.part("xl/sharedStrings.xml")?.map(|s| shared_strings(&s)).unwrap_or_default();
     let mut out = String::new();
     let mut locations = Vec::new();
+    let mut notes = Vec::new();
     for (name, rid) in sheets(&workbook) {
         let Some((_, target)) = rels.iter().find(|(id, _)| *id == rid) else { continue };
         let Some(xml) = archive.part(&resolve("xl", target))? else { continue };
-        let rows = read_rows(&xml, &shared);
+        let (rows, past) = read_rows(&xml, &shared);
+        if past > 0 {
+            notes.push(format!(
+                "sheet {name}: {past} cell{} past column {MAX_COLUMNS} (IV) left out",
+                if past == 1 { "" } else { "s" }
+            ));
+        }
         locations.push((out.len(), PageLabel::Sheet { sheet: name.clone() }));
         out.push_str(&format!("# Sheet: {}\n\n", cell(&name).replace("\\|", "|")));
         if rows.is_empty() {
@@ -32,7 +40,7 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
             push_table(&mut out, &rows);
         }
     }
-    Ok(Document { text: out, locations, notes: Vec::new() })
+    Ok(Document { text: out, locations, notes })
 }
 
 /// (name, relationship id) of every sheet, in workbook order.
@@ -100,7 +108,8 @@ fn column(reference: &str) -> Option<usize> {
     Some(n - 1)
 }
 
-fn read_rows(xml: &str, shared: &[String]) -> Vec<Vec<String>> {
+/// The rows of a sheet, and how many cells with a value lie past [`MAX_COLUMNS`].
+fn read_rows(xml: &str, shared: &[String]) -> (Vec<Vec<String>>, usize) {
     let mut reader = quick_xml::Reader::from_str(xml);
     let mut rows: Vec<Vec<String>> = Vec::new();
     let mut cell_ref: (Option<usize>, String) = (None, String::new()); // (column, type)
@@ -108,6 +117,7 @@ fn read_rows(xml: &str, shared: &[String]) -> Vec<Vec<String>> {
     let mut formula = String::new();
     let mut in_value = false;
     let mut in_formula = false;
+    let mut past = 0;
     loop {
         let event = match reader.read_event() {
             Ok(Event::Eof) | Err(_) => break,
@@ -155,6 +165,8 @@ fn read_rows(xml: &str, shared: &[String]) -> Vec<Vec<String>> {
                             row.resize(col + 1, String::new());
                         }
                         row[col] = cell(&shown);
+                    } else if !shown.trim().is_empty() {
+                        past += 1;
                     }
                 }
                 _ => {}
@@ -164,5 +176,23 @@ fn read_rows(xml: &str, shared: &[String]) -> Vec<Vec<String>> {
     }
     // Rows without any value say nothing.
     rows.retain(|r| r.iter().any(|c| !c.is_empty()));
-    rows
+    (rows, past)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_past_the_last_kept_column_are_counted_not_lost_silently() {
+        let xml = r#"<worksheet><sheetData><row r="1">
+            <c r="A1" t="inlineStr"><is><t>first</t></is></c>
+            <c r="IV1"><v>256</v></c><c r="IW1"><v>257</v></c><c r="XFD1"><v>last</v></c>
+            <c r="XFC1"/></row></sheetData></worksheet>"#;
+        let (rows, past) = read_rows(xml, &[]);
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].len(), MAX_COLUMNS);
+        assert_eq!((rows[0][0].as_str(), rows[0][255].as_str()), ("first", "256"));
+        assert_eq!(past, 2);
+    }
 }
