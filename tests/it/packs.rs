@@ -111,6 +111,27 @@ fn packs_are_lossless_and_within_budget_and_verify_agrees() {
 }
 
 #[test]
+fn verify_accepts_packs_of_a_root_whose_unreadable_documents_were_skipped() {
+    // An image-only and an encrypted PDF are skipped by `pack` as by `chunk`: no member, and
+    // that is right (verify called it a violation for packs, not for chunk output).
+    let dir = tempfile::tempdir().expect("temp");
+    let root = dir.path().join("in");
+    fs::create_dir(&root).expect("mkdir");
+    fs::write(root.join("a.py"), "x = 1\n").expect("write");
+    for name in ["image-only.pdf", "encrypted.pdf"] {
+        fs::copy(fixture("broken-documents").join(name), root.join(name)).expect("copy");
+    }
+    let out = dir.path().join("packs");
+    assert_eq!(pack(&root, &out, &["--budget", "8000"]).1, 0);
+    let res = cleave()
+        .args(["verify", out.to_str().unwrap(), "--root", root.to_str().unwrap()])
+        .args(["--budget", "8000"])
+        .output()
+        .expect("verify");
+    assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
+}
+
+#[test]
 fn verify_finds_a_changed_pack_and_a_lower_budget() {
     let dir = tempfile::tempdir().expect("temp");
     let (root, out) = (fixture("code"), dir.path().join("out"));

@@ -28,6 +28,23 @@ use crate::term;
 
 /// Reads the records, groups them by path, and checks each file's chunks; prints one line per
 /// violation and a summary. Exit code 1 when anything is wrong.
+
+/// Whether `chunk` and `pack` skip a file read as this (empty, too large, binary, not text, a
+/// document that cannot be read or holds no text): such a file has no records, and that is
+/// right. Both checks, of JSON Lines and chunk folders and of pack folders, ask this one.
+fn skipped_by_chunk(skip: &Skip) -> bool {
+    matches!(
+        skip,
+        Skip::Empty
+            | Skip::TooLarge { .. }
+            | Skip::Binary
+            | Skip::NotUtf8 { .. }
+            | Skip::BadUtf16 { .. }
+            | Skip::Utf16NoBom
+            | Skip::BadDocument(..)
+            | Skip::NoText(_)
+    )
+}
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
     let folder = args.jsonl.is_dir();
     let (records, views) = if folder {
@@ -79,18 +96,7 @@ pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
         let (verbatim, text) =
             match read_input(input, args.walk.max_file_size).and_then(|b| decode(&input.rel, b)) {
                 Ok(decoded) => (decoded.is_verbatim(), decoded.text),
-                Err(Skip::Empty | Skip::TooLarge { .. }) if chunks.is_none() => continue,
-                Err(
-                    skip @ (Skip::Binary
-                    | Skip::NotUtf8 { .. }
-                    | Skip::BadUtf16 { .. }
-                    | Skip::Utf16NoBom
-                    | Skip::BadDocument(..)
-                    | Skip::NoText(_)),
-                ) if chunks.is_none() => {
-                    let _ = skip;
-                    continue;
-                }
+                Err(skip) if chunks.is_none() && skipped_by_chunk(&skip) => continue,
                 Err(skip) => {
                     problems.push(format!("{}: cannot check: {skip}", input.rel));
                     continue;
@@ -340,16 +346,7 @@ fn run_packs(args: &VerifyArgs) -> Result<ExitCode> {
         let listed = members.remove(&rel);
         let text = match text {
             Ok(text) => text,
-            Err(
-                Skip::Empty
-                | Skip::TooLarge { .. }
-                | Skip::Binary
-                | Skip::NotUtf8 { .. }
-                | Skip::BadUtf16 { .. }
-                | Skip::Utf16NoBom,
-            ) if listed.is_none() => {
-                continue;
-            }
+            Err(skip) if listed.is_none() && skipped_by_chunk(&skip) => continue,
             Err(skip) => {
                 problems.push(format!("{rel}: cannot check: {skip}"));
                 continue;
