@@ -26,9 +26,6 @@ use cleave_engine::{Chunk, Skip, Source, check_chunks, decode, read_input, walk}
 use crate::args::VerifyArgs;
 use crate::term;
 
-/// Reads the records, groups them by path, and checks each file's chunks; prints one line per
-/// violation and a summary. Exit code 1 when anything is wrong.
-
 /// Whether `chunk` and `pack` skip a file read as this (empty, too large, binary, not text, a
 /// document that cannot be read or holds no text): such a file has no records, and that is
 /// right. Both checks, of JSON Lines and chunk folders and of pack folders, ask this one.
@@ -45,6 +42,9 @@ fn skipped_by_chunk(skip: &Skip) -> bool {
             | Skip::NoText(_)
     )
 }
+
+/// Reads the records, groups them by path, and checks each file's chunks; prints one line per
+/// violation and a summary. Exit code 1 when anything is wrong.
 pub fn run(args: &VerifyArgs) -> Result<ExitCode> {
     let folder = args.jsonl.is_dir();
     let (records, views) = if folder {
