@@ -6,7 +6,7 @@
 //! the unit it holds leaves room for it; then ordered ranges, right line numbers, unique ids.
 
 use crate::atom::{Atom, AtomTree};
-use crate::chunk::Chunk;
+use crate::chunk::{Chunk, chunk_id};
 use crate::config::ChunkConfig;
 use crate::text::Source;
 
@@ -27,6 +27,9 @@ pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig)
         return errors;
     }
     let mut ids = std::collections::HashSet::new();
+    // How often each body's hash came before: the n-th chunk with the same path and body is
+    // `hash-n`, as the packer names it.
+    let mut bodies: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, c) in chunks.iter().enumerate() {
         let at = format!("chunk {i} [{}..{})", c.byte_start, c.byte_end);
         if c.path != source.path() {
@@ -85,6 +88,18 @@ pub fn check_chunks(source: &Source<'_>, chunks: &[Chunk], config: &ChunkConfig)
         }
         if !ids.insert(c.id.as_str()) {
             errors.push(format!("{at}: id {} is not unique", c.id));
+        }
+        if let Some(body) = text.get(c.byte_start..c.byte_end) {
+            let hash = chunk_id(source.path(), body);
+            let n = bodies.entry(hash.clone()).or_insert(0);
+            *n += 1;
+            let want = if *n > 1 { format!("{hash}-{n}") } else { hash };
+            if c.id != want {
+                errors.push(format!(
+                    "{at}: id {} is not {want}, the hash of its path and body",
+                    c.id
+                ));
+            }
         }
     }
     if let Some(last) = chunks.last()
@@ -188,4 +203,26 @@ pub fn assert_invariants(
         config.unit_name(),
         errors.join("\n")
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ContentKind, Unit, atomize_blocks, pack};
+
+    #[test]
+    fn ids_are_checked_against_the_hash_of_path_and_body() {
+        // Two equal paragraphs: the second's id is `hash-2`.
+        let text = "same words here\n\nsame words here\n\nother words\n";
+        let tree = atomize_blocks(text, "text", ContentKind::Prose);
+        let source = Source::new("notes.txt", text);
+        let config = ChunkConfig::new(16, Unit::Chars).expect("config");
+        let mut chunks = pack(&source, &tree, &config);
+        assert!(check_chunks(&source, &chunks, &config).is_empty());
+        assert!(chunks.iter().any(|c| c.id.ends_with("-2")), "{chunks:?}");
+        chunks[0].id = "0000000000000000".to_owned();
+        let errors = check_chunks(&source, &chunks, &config);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("the hash of its path and body"), "{errors:?}");
+    }
 }
