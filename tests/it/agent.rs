@@ -35,6 +35,22 @@ fn select_stays_within_its_budget_in_every_unit() {
 }
 
 #[test]
+fn select_and_outline_say_why_they_show_nothing() {
+    let dir = fixture("mixed");
+    let dir = dir.to_str().unwrap();
+    // Chunks match, but none fits the budget with its tag.
+    let (text, code) =
+        stdout(&["select", dir, "-q", "install on linux with cargo", "--budget", "60"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("chunks match the query, but none fits --budget 60"), "{text}");
+    // An empty question is a usage error, as the MCP tool refuses it.
+    assert_eq!(stdout(&["select", dir, "-q", "  "]).1, 2);
+    // An outline budget too small for anything is an error, not an empty answer.
+    let (text, code) = stdout(&["outline", dir, "--budget", "40"]);
+    assert_eq!((text.as_str(), code), ("", 2));
+}
+
+#[test]
 fn select_finds_the_passage_and_tags_it() {
     let dir = fixture("mixed");
     let (text, code) =

@@ -116,6 +116,9 @@ pub fn results(
 }
 
 pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
+    if args.query.trim().is_empty() {
+        anyhow::bail!("--query is empty: ask a question");
+    }
     let measure = config(args.budget, args.chunking.unit, &args.chunking.tokenizer)?;
     let sizer = measure.sizer();
     // A chunk and its tag line must fit the selection's budget with room to spare.
@@ -150,7 +153,13 @@ pub fn run_select(args: &SelectArgs) -> Result<ExitCode> {
         OutlineFormat::Json => json(&selection)?,
         OutlineFormat::Text => {
             let mut text = render_passages(&selection.passages);
-            if selection.passages.is_empty() {
+            if selection.passages.is_empty() && selection.left_out > 0 {
+                text.push_str(&format!(
+                    "({} chunks match the query, but none fits --budget {} with its tag, or \
+                     --max-segments is 0)\n",
+                    selection.left_out, args.budget
+                ));
+            } else if selection.passages.is_empty() {
                 text.push_str("(no chunk matches the query)\n");
             }
             text.into_bytes()

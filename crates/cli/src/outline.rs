@@ -69,7 +69,17 @@ pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
                 args.chunking.unit,
                 &args.chunking.tokenizer,
             )?;
-            render_within(&files, &ranked, args.budget, measure.sizer()).into_bytes()
+            let text = render_within(&files, &ranked, args.budget, measure.sizer());
+            if let Some(budget) = args.budget
+                && text.is_empty()
+                && !files.is_empty()
+            {
+                anyhow::bail!(
+                    "--budget {budget} is too small for the outline of even one file, or for \
+                     the line saying what was left out: give a larger budget"
+                );
+            }
+            text.into_bytes()
         }
     };
     term::stdout(&out)?;

@@ -82,7 +82,13 @@ impl CleaveServer {
         let state = self.state.clone();
         let res = blocking(move || state.select(&p)).await?;
         // An empty text content reads as a broken tool to a model: say what happened instead.
-        let text = if res.passages.is_empty() {
+        let text = if res.passages.is_empty() && res.left_out > 0 {
+            format!(
+                "({} chunks match the query, but none fits the budget with its tag: give a \
+                 larger budget, or a smaller chunk_budget)\n",
+                res.left_out
+            )
+        } else if res.passages.is_empty() {
             "(no chunk matches the query: try other words, keywords, or a wider path)\n".to_owned()
         } else {
             res.text.clone()
