@@ -14,8 +14,11 @@ pub fn run(args: &McpArgs) -> Result<ExitCode> {
         threads: crate::chunk::threads(args.threads),
         max_file_size: args.max_file_size,
     };
+    // The roots are checked before the server says it serves them.
+    let server =
+        cleave_mcp::CleaveServer::with_roots(&args.roots, &options).context("cleave mcp")?;
     let roots: Vec<String> = args.roots.iter().map(|r| r.display().to_string()).collect();
     term::note(format_args!("cleave mcp: serving {} on stdio", roots.join(", ")));
-    cleave_mcp::serve_stdio(&args.roots, &options).context("cleave mcp")?;
+    cleave_mcp::serve(server).context("cleave mcp")?;
     Ok(ExitCode::SUCCESS)
 }

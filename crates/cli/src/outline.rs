@@ -59,7 +59,13 @@ pub fn run(args: &OutlineArgs) -> Result<ExitCode> {
     let files: Vec<FileOutline> = results.into_iter().map(FileOutline::of).collect();
     let out = match args.format {
         OutlineFormat::Json => {
-            let mut out = serde_json::to_vec(&serde_json::json!({ "files": files }))?;
+            // Serialized as it is, not through a `serde_json::Value`, which widens the f32
+            // confidence to f64 digits (0.5299999713897705 for 0.53).
+            #[derive(Serialize)]
+            struct Outline<'a> {
+                files: &'a [FileOutline],
+            }
+            let mut out = serde_json::to_vec(&Outline { files: &files })?;
             out.push(b'\n');
             out
         }

@@ -98,6 +98,9 @@ impl Cache {
     /// Opens (or creates) the cache folder `dir` for a run over `root` with `settings`.
     /// Refuses a folder that exists, is not empty and is not a cleave cache.
     pub fn open(dir: &Path, root: &Path, settings: &Settings) -> io::Result<Self> {
+        if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+            return Err(io::Error::other(format!("{}: exists and is not a folder", dir.display())));
+        }
         let tag = dir.join(TAG_FILE);
         match fs::read_to_string(&tag) {
             Ok(text) if text == TAG => {}

@@ -53,7 +53,11 @@ impl CleaveServer {
 
 /// Serves the tools on stdin/stdout until the client closes stdin.
 pub fn serve_stdio(roots: &[PathBuf], options: &Options) -> io::Result<()> {
-    let server = CleaveServer::with_roots(roots, options)?;
+    serve(CleaveServer::with_roots(roots, options)?)
+}
+
+/// Serves `server`'s tools on stdin/stdout until the client closes stdin.
+pub fn serve(server: CleaveServer) -> io::Result<()> {
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let res = rt.block_on(async move {
         let service = server.serve(rmcp::transport::stdio()).await.map_err(io::Error::other)?;
