@@ -143,6 +143,14 @@ pub fn decode(bytes: Vec<u8>) -> Result<Document, String> {
     if failed.len() == n_pages && n_pages > 0 {
         return Err(format!("none of its {n_pages} pages could be read"));
     }
+    // An encrypted file that opened but gave no text at all may not have been decrypted
+    // right (pdf_oxide 0.3.78 reads AES-256 revision 5 files so, which poppler reads): the
+    // reason says both, rather than call it a file of images.
+    if doc.is_encrypted() && !out.chars().any(char::is_alphanumeric) {
+        return Err(
+            "encrypted, and no text came out of it: not decrypted, or images only".to_owned()
+        );
+    }
     let notes = if failed.is_empty() {
         Vec::new()
     } else {
