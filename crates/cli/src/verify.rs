@@ -166,8 +166,15 @@ fn jsonl_records(args: &VerifyArgs) -> Result<Vec<Record>> {
     let mut records = Vec::new();
     for (n, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("{}: cannot read", args.jsonl.display()))?;
-        let chunk: Chunk = serde_json::from_str(&line)
-            .with_context(|| format!("line {}: not a chunk record", n + 1))?;
+        let chunk: Chunk = serde_json::from_str(&line).with_context(|| {
+            let hint = if n == 0 && line.trim_start().starts_with("{\"chunks\"") {
+                " (verify reads JSON Lines, one record a line, or an --out folder; this looks \
+                 like the one JSON document of --format json)"
+            } else {
+                ""
+            };
+            format!("line {}: not a chunk record{hint}", n + 1)
+        })?;
         records.push(Ok(chunk));
     }
     Ok(records)
