@@ -83,4 +83,4 @@ pub use tree::{
     Produced, chunk_bytes, chunk_entries, chunk_entries_cached, chunk_input, chunk_input_cached,
     chunk_path, chunk_tree, walk_entries,
 };
-pub use walk::{Input, WalkOptions, Walked, relative, walk};
+pub use walk::{Input, WalkOptions, Walked, passed_over, relative, walk};

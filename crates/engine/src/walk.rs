@@ -6,6 +6,7 @@
 //! asked, and then only to targets inside the root.
 
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -112,54 +113,8 @@ fn walk_dir(
     exclude: &HashSet<PathBuf>,
     options: &WalkOptions,
 ) -> std::io::Result<Walked> {
-    let mut builder = ignore::WalkBuilder::new(root);
-    {
-        let (exclude, canonical) = (exclude.clone(), canonical.clone());
-        let follow = options.follow;
-        // Through followed links an output can be reached by another path: compare what such
-        // a path resolves to, for folders and for files named like an excluded one.
-        let resolved: HashSet<PathBuf> =
-            options.exclude.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
-        let names: HashSet<std::ffi::OsString> =
-            options.exclude.iter().filter_map(|p| p.file_name().map(ToOwned::to_owned)).collect();
-        builder
-            .standard_filters(!options.no_ignore)
-            .hidden(!options.hidden)
-            .require_git(false)
-            .follow_links(follow)
-            .threads(options.threads.max(1))
-            .filter_entry(move |e| {
-                if e.file_name() == ".git" || is_cleave_temp(e.file_name()) {
-                    return false;
-                }
-                if exclude.contains(e.path()) {
-                    return false;
-                }
-                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                if is_dir && e.depth() > 0 && is_cleave_output_dir(e.path()) {
-                    return false;
-                }
-                // Earlier outputs written as files (JSON Lines, a JSON document, a report).
-                if !is_dir
-                    && Path::new(e.file_name())
-                        .extension()
-                        .is_some_and(|x| x == "jsonl" || x == "json")
-                    && is_cleave_output_file(e.path(), &canonical)
-                {
-                    return false;
-                }
-                if follow
-                    && (is_dir || names.contains(e.file_name()))
-                    && std::fs::canonicalize(e.path()).is_ok_and(|p| resolved.contains(&p))
-                {
-                    return false;
-                }
-                // A followed link must not lead outside the root.
-                !(follow
-                    && e.path_is_symlink()
-                    && !std::fs::canonicalize(e.path()).is_ok_and(|p| p.starts_with(&*canonical)))
-            });
-    }
+    let mut builder = walker(root, canonical, exclude, options, None);
+    builder.threads(options.threads.max(1));
     let found = Mutex::new(Found::default());
     builder.build_parallel().run(|| {
         Box::new(|entry| {
@@ -175,18 +130,8 @@ fn walk_dir(
                     entry_input(entry, root, canonical, options.follow)
                 }
                 Err(err) => {
-                    let path = error_path(&err).map(Path::to_owned);
+                    let (path, reason) = error_skip(&err);
                     let rel = path.as_deref().map_or_else(String::new, |p| relative(root, p));
-                    // A followed link to nothing is no read error: there is nothing to read.
-                    let broken = path.as_deref().is_some_and(|p| {
-                        std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
-                            && std::fs::metadata(p).is_err()
-                    });
-                    let reason = if broken {
-                        Skip::BrokenLink
-                    } else {
-                        Skip::Unreadable(error_message(&err))
-                    };
                     let mut found = found.lock().unwrap_or_else(PoisonError::into_inner);
                     if let Some(p) = path {
                         found.seen.insert(p);
@@ -223,28 +168,186 @@ fn walk_dir(
             if found.seen.contains(&path) {
                 continue;
             }
-            let name = child.file_name();
-            let reason = if name == ".git" {
-                Skip::VersionControl
-            } else if exclude.contains(&path)
-                || is_cleave_temp(&name)
-                || is_cleave_output_dir(&path)
-                || is_cleave_output_file(&path, canonical)
-            {
-                Skip::Output
-            } else if child.file_type().is_ok_and(|t| t.is_symlink()) && options.follow {
-                Skip::LinkOutsideRoot
-            } else if name.to_string_lossy().starts_with('.') && !options.hidden {
-                Skip::Hidden
-            } else {
-                Skip::Ignored
-            };
+            let is_link = child.file_type().is_ok_and(|t| t.is_symlink());
+            let reason = passed_over_reason(&path, is_link, exclude, canonical, options);
             unseen.push(skipped(relative(root, &path), path, canonical, reason));
         }
     }
     found.entries.extend(unseen);
     found.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     Ok(Walked { entries: found.entries })
+}
+
+/// Why the walker passed over the entry at `path`, which it did not yield though it exists.
+fn passed_over_reason(
+    path: &Path,
+    is_link: bool,
+    exclude: &HashSet<PathBuf>,
+    canonical: &Path,
+    options: &WalkOptions,
+) -> Skip {
+    let name = path.file_name().unwrap_or_default();
+    if name == ".git" {
+        Skip::VersionControl
+    } else if exclude.contains(path)
+        || is_cleave_temp(name)
+        || is_cleave_output_dir(path)
+        || is_cleave_output_file(path, canonical)
+    {
+        Skip::Output
+    } else if is_link && options.follow {
+        Skip::LinkOutsideRoot
+    } else if name.to_string_lossy().starts_with('.') && !options.hidden {
+        Skip::Hidden
+    } else {
+        Skip::Ignored
+    }
+}
+
+/// The path an error of the walker is about, and the reason its entry is not read.
+fn error_skip(err: &ignore::Error) -> (Option<PathBuf>, Skip) {
+    let path = error_path(err).map(Path::to_owned);
+    // A followed link to nothing is no read error: there is nothing to read.
+    let broken = path.as_deref().is_some_and(|p| {
+        std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
+            && std::fs::metadata(p).is_err()
+    });
+    let reason = if broken { Skip::BrokenLink } else { Skip::Unreadable(error_message(err)) };
+    (path, reason)
+}
+
+/// Whether the walk of `root` with `options` passes over the entry at `rel` (relative to
+/// `root`), or a folder on the way to it, and why: [`Skip::Hidden`], [`Skip::Ignored`],
+/// [`Skip::VersionControl`] or [`Skip::Output`] (the entries [`walk`] lists with those
+/// reasons, and never descends into), [`Skip::LinkOutsideRoot`] for a followed link leading
+/// out, [`Skip::Symlink`] for a folder on the way that is a link not followed,
+/// [`Skip::BrokenLink`] or [`Skip::Unreadable`] when the walk could not go on. `None` when the
+/// walk reaches the entry (it may still list it as a skipped file: a link, a FIFO), when `rel`
+/// is empty (the root itself) or names nothing.
+///
+/// The answer agrees with [`walk`] by construction: it is the same walker with the same rules
+/// (ignore files here and above the root, hidden files, `.git`, cleave's outputs), run from
+/// the same root along `rel` alone. `rel` holds names below the root (`.` parts are dropped); a
+/// `..` or an absolute path is answered [`Skip::Unreadable`], never followed.
+pub fn passed_over(root: &Path, rel: &Path, options: &WalkOptions) -> Option<Skip> {
+    let mut names = Vec::new();
+    for part in rel.components() {
+        match part {
+            Component::Normal(name) => names.push(name.to_owned()),
+            Component::CurDir => {}
+            _ => {
+                let why = format!("{} is not a path below the walked root", rel.display());
+                return Some(Skip::Unreadable(why));
+            }
+        }
+    }
+    if names.is_empty() {
+        return None;
+    }
+    let canonical: Arc<Path> = match std::fs::canonicalize(root) {
+        Ok(path) => path.into(),
+        Err(err) => return Some(Skip::Unreadable(err.to_string())),
+    };
+    let exclude = exclusions(root, &canonical, &options.exclude);
+    let depth = names.len();
+    let mut builder = walker(root, &canonical, &exclude, options, Some(names.clone()));
+    builder.max_depth(Some(depth));
+    // The deepest entry on the path the walker yielded, and whether it is a folder it entered.
+    let (mut reached, mut is_dir, mut is_link) = (0, true, false);
+    let mut errors = Vec::new();
+    for item in builder.build() {
+        match item {
+            Ok(entry) if entry.depth() > reached => {
+                reached = entry.depth();
+                is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                is_link = entry.file_type().is_some_and(|t| t.is_symlink());
+            }
+            Ok(_) => {}
+            Err(err) => errors.push(error_skip(&err)),
+        }
+    }
+    if reached == depth {
+        return None;
+    }
+    if !is_dir {
+        // The walk stops at a link it does not follow; past a file there is nothing.
+        return is_link.then_some(Skip::Symlink);
+    }
+    let folder = names[..reached].iter().fold(root.to_owned(), |path, name| path.join(name));
+    let path = folder.join(&names[reached]);
+    // The folder could not be listed, or the entry not followed: the walk lists the error.
+    let error =
+        errors.into_iter().find(|(p, _)| p.as_ref().is_none_or(|p| *p == folder || *p == path));
+    if let Some((_, reason)) = error {
+        return Some(reason);
+    }
+    let meta = std::fs::symlink_metadata(&path).ok()?;
+    let is_link = meta.file_type().is_symlink();
+    Some(passed_over_reason(&path, is_link, &exclude, &canonical, options))
+}
+
+/// The walker of `root` with the walk's rules: ignore files, hidden files, `.git`, cleave's
+/// temps and outputs, links. [`walk`] runs it over the whole root; [`passed_over`] runs it
+/// along one path only (`on_path`: the names below the root, one per depth, an entry being
+/// kept only when it is the next name), so that both answer by the same rules.
+fn walker(
+    root: &Path,
+    canonical: &Arc<Path>,
+    exclude: &HashSet<PathBuf>,
+    options: &WalkOptions,
+    on_path: Option<Vec<OsString>>,
+) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    let (exclude, canonical) = (exclude.clone(), canonical.clone());
+    let follow = options.follow;
+    // Through followed links an output can be reached by another path: compare what such
+    // a path resolves to, for folders and for files named like an excluded one.
+    let resolved: HashSet<PathBuf> =
+        options.exclude.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
+    let names: HashSet<OsString> =
+        options.exclude.iter().filter_map(|p| p.file_name().map(ToOwned::to_owned)).collect();
+    builder
+        .standard_filters(!options.no_ignore)
+        .hidden(!options.hidden)
+        .require_git(false)
+        .follow_links(follow)
+        .filter_entry(move |e| {
+            // Off the path asked about: not looked at (checked first, as it costs nothing).
+            if let Some(on_path) = &on_path
+                && e.depth() > 0
+                && on_path.get(e.depth() - 1).is_none_or(|name| name != e.file_name())
+            {
+                return false;
+            }
+            if e.file_name() == ".git" || is_cleave_temp(e.file_name()) {
+                return false;
+            }
+            if exclude.contains(e.path()) {
+                return false;
+            }
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && e.depth() > 0 && is_cleave_output_dir(e.path()) {
+                return false;
+            }
+            // Earlier outputs written as files (JSON Lines, a JSON document, a report).
+            if !is_dir
+                && Path::new(e.file_name()).extension().is_some_and(|x| x == "jsonl" || x == "json")
+                && is_cleave_output_file(e.path(), &canonical)
+            {
+                return false;
+            }
+            if follow
+                && (is_dir || names.contains(e.file_name()))
+                && std::fs::canonicalize(e.path()).is_ok_and(|p| resolved.contains(&p))
+            {
+                return false;
+            }
+            // A followed link must not lead outside the root.
+            !(follow
+                && e.path_is_symlink()
+                && !std::fs::canonicalize(e.path()).is_ok_and(|p| p.starts_with(&*canonical)))
+        });
+    builder
 }
 
 fn skipped(rel: String, abs: PathBuf, root: &Arc<Path>, reason: Skip) -> Input {
@@ -352,4 +455,79 @@ pub fn relative(root: &Path, path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
     parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::marks::GENERATOR;
+
+    #[test]
+    fn passed_over_agrees_with_the_walk() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        write(".gitignore", "target\n/build.log\n");
+        write(".env", "API_KEY=secret\n");
+        write(".git/config", "[remote]\ntoken = x\n");
+        write("target/out.txt", "built\n");
+        write("build.log", "log\n");
+        write("src/main.rs", "fn main() {}\n");
+        write("src/.ignore", "local.txt\n");
+        write("src/local.txt", "mine\n");
+        write("src/sub/build.log", "not anchored here\n");
+        write(".config/tool.toml", "x = 1\n");
+        write("out/manifest.json", &format!("{GENERATOR}, \"files\": []}}\n"));
+        write("out/chunks.jsonl", "{}\n");
+        let options = WalkOptions::default();
+        let over = |rel: &str| passed_over(root, Path::new(rel), &options);
+
+        assert_eq!(over(".env"), Some(Skip::Hidden));
+        assert_eq!(over(".config/tool.toml"), Some(Skip::Hidden));
+        assert_eq!(over("target/out.txt"), Some(Skip::Ignored));
+        assert_eq!(over("target"), Some(Skip::Ignored));
+        assert_eq!(over("build.log"), Some(Skip::Ignored));
+        assert_eq!(over("src/local.txt"), Some(Skip::Ignored));
+        assert_eq!(over(".git/config"), Some(Skip::VersionControl));
+        assert_eq!(over(".git"), Some(Skip::VersionControl));
+        assert_eq!(over("out/chunks.jsonl"), Some(Skip::Output));
+        assert_eq!(over("src/main.rs"), None);
+        assert_eq!(over("./src/sub/build.log"), None);
+        assert_eq!(over("src"), None);
+        assert_eq!(over(""), None);
+        assert_eq!(over("."), None);
+        assert_eq!(over("missing.txt"), None);
+        assert!(matches!(over("../x"), Some(Skip::Unreadable(_))));
+        let hidden = WalkOptions { hidden: true, ..WalkOptions::default() };
+        assert_eq!(passed_over(root, Path::new(".env"), &hidden), None);
+        assert_eq!(
+            passed_over(root, Path::new(".git/config"), &hidden),
+            Some(Skip::VersionControl)
+        );
+        let unignored = WalkOptions { no_ignore: true, ..WalkOptions::default() };
+        assert_eq!(passed_over(root, Path::new("target/out.txt"), &unignored), None);
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(root.join("src"), root.join("link")).expect("link");
+            assert_eq!(over("link/main.rs"), Some(Skip::Symlink));
+            assert_eq!(over("link"), None, "the walk lists the link itself");
+        }
+
+        // Every entry the walk lists gets the walk's own answer, and so does what lies below.
+        let walked = walk(root, &options).expect("walk");
+        assert!(walked.entries.len() > 5);
+        for entry in &walked.entries {
+            let expected = match &entry.skip {
+                Some(s @ (Skip::Hidden | Skip::Ignored | Skip::VersionControl | Skip::Output)) => {
+                    Some(s.clone())
+                }
+                _ => None,
+            };
+            assert_eq!(over(&entry.rel), expected, "{}", entry.rel);
+        }
+    }
 }

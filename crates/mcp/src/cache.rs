@@ -145,9 +145,16 @@ impl Cache {
         entries.entry(key).or_default().clone()
     }
 
+    /// How the server walks: as `cleave outline` and `cleave select` do by default (hidden,
+    /// ignored and version-control files and cleave's outputs left out, links not followed).
+    /// A tool's path is refused when this walk of its root passes over it.
+    pub fn walk_options(&self) -> WalkOptions {
+        WalkOptions { threads: self.threads, ..WalkOptions::default() }
+    }
+
     /// The walk of `target`, each entry named relative to the root.
     fn walk(&self, root: &Path, target: &Target) -> Result<Vec<Input>, String> {
-        let options = WalkOptions { threads: self.threads, ..WalkOptions::default() };
+        let options = self.walk_options();
         // What `cleave outline` and `cleave select` leave out: entries passed over on purpose,
         // not files that failed.
         let mut inputs: Vec<Input> =

@@ -4,11 +4,12 @@
 //! chunk records `cleave chunk` writes.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::Path;
 
 use cleave_engine::{
-    ChunkSizer, FileResult, LEFT_OUT_FIRST, Outcome, OutlineEntry, Passage, Query, QueryType,
-    Tokenizer, Unit, first_ranked, largest_fitting, ranked_entries, read_ids, render_passages,
-    select,
+    ChunkSizer, FileResult, LEFT_OUT_FIRST, Outcome, OutlineEntry, Passage, Query, QueryType, Skip,
+    Tokenizer, Unit, first_ranked, largest_fitting, passed_over, ranked_entries, read_ids,
+    render_passages, select,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
@@ -499,10 +500,29 @@ fn json_size(value: &impl Serialize, sizer: &dyn ChunkSizer) -> usize {
 }
 
 impl State {
+    /// The target of a tool's `path`, and its root for the answer. A path the root's walk
+    /// passes over (hidden, ignored, version control, cleave's outputs, or under such a
+    /// folder) is refused, as the walk of a folder leaves it out: naming it gives nothing more.
     fn locate(&self, path: &str) -> Result<(Target, String), String> {
         let target = self.roots.resolve(path)?;
-        let root = self.roots.get(target.root).display().to_string();
-        Ok((target, root))
+        let base = self.roots.get(target.root);
+        let options = self.cache.walk_options();
+        if let Some(reason) = passed_over(base, Path::new(&target.rel), &options) {
+            let what = match reason {
+                Skip::Hidden => "hidden".to_owned(),
+                Skip::Ignored => "ignored (by .gitignore or a similar file)".to_owned(),
+                Skip::VersionControl => "version-control data".to_owned(),
+                Skip::Output => "an output of cleave".to_owned(),
+                other => format!("passed over by the walk ({other})"),
+            };
+            let named =
+                if target.rel == path { String::new() } else { format!(" ({})", target.rel) };
+            return Err(format!(
+                "path {path:?}{named} is {what}: the server leaves hidden, ignored and \
+                 version-control files out"
+            ));
+        }
+        Ok((target, base.display().to_string()))
     }
 
     fn key(&self, target: &Target, chunk_budget: usize, unit: Unit) -> Key {
@@ -790,8 +810,6 @@ fn clone_head(head: &OutlineResult) -> OutlineResult {
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
 
     fn state(root: &Path) -> State {
@@ -982,5 +1000,89 @@ mod tests {
         assert_eq!(got.passages.iter().map(|p| p.id.clone()).collect::<Vec<_>>(), ids);
         let err = st.read(&ReadParams { ids: vec!["abc".into()], ..r }).expect_err("short id");
         assert!(err.contains("4 characters"), "{err}");
+    }
+
+    #[test]
+    fn hidden_ignored_and_version_control_paths_are_refused() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        std::fs::create_dir_all(root.join("target")).expect("mkdir");
+        std::fs::write(root.join(".gitignore"), "target\n").expect("write");
+        std::fs::write(root.join(".env"), "API_KEY=supersecret\n").expect("write");
+        std::fs::write(root.join(".git/config"), "[remote]\ntoken = hunter2\n").expect("write");
+        std::fs::write(root.join("target/out.txt"), "ignored output\n").expect("write");
+        std::fs::write(root.join("app.py"), "def main():\n    pass\n").expect("write");
+        // A cleave cache, known by its tag file.
+        std::fs::create_dir_all(root.join("cache")).expect("mkdir");
+        std::fs::write(root.join("cache/CLEAVE-CACHE"), "cleave cache v1\n").expect("write");
+        std::fs::write(root.join("cache/notes.md"), "# Cached\n").expect("write");
+        let st = state(root);
+        let select = |path: &str| SelectParams {
+            path: path.into(),
+            query: "api key token".into(),
+            budget: None,
+            query_type: None,
+            keywords: None,
+            max_segments: None,
+            passthrough: None,
+            chunk_budget: None,
+            unit: None,
+            tokenizer: None,
+        };
+        let segment = |path: &str| SegmentParams {
+            path: path.into(),
+            chunk_budget: None,
+            unit: None,
+            tokenizer: None,
+            cursor: None,
+            limit: None,
+        };
+        let read = |path: &str| ReadParams {
+            path: path.into(),
+            ids: vec!["abcd".into()],
+            budget: None,
+            chunk_budget: None,
+            unit: None,
+            tokenizer: None,
+        };
+
+        let err = st.select(&select(".env")).expect_err(".env");
+        assert_eq!(
+            err,
+            "path \".env\" is hidden: the server leaves hidden, ignored and version-control files out"
+        );
+        let err = st.segment(&segment(".git/config")).expect_err(".git/config");
+        assert!(err.contains("version-control data") && !err.contains("hunter2"), "{err}");
+        let err = st.outline(&outline_params(".git", 16_000, None)).expect_err(".git");
+        assert!(err.contains("version-control data"), "{err}");
+        let err = st.segment(&segment("target/out.txt")).expect_err("ignored file");
+        assert!(err.contains("is ignored"), "{err}");
+        let err = st.outline(&outline_params("target", 16_000, None)).expect_err("ignored folder");
+        assert!(err.contains("is ignored"), "{err}");
+        let err = st.segment(&segment("cache/notes.md")).expect_err("cache");
+        assert!(err.contains("is an output of cleave"), "{err}");
+        let err = st.read(&read("./.env")).expect_err("read .env");
+        assert!(err.contains("(.env) is hidden"), "{err}");
+        let abs = root.join(".env").to_string_lossy().into_owned();
+        assert!(st.select(&select(&abs)).expect_err("absolute").contains("is hidden"));
+
+        // A normal file, and the root, still answer; the root's walk leaves the rest out.
+        let page = st.segment(&segment("app.py")).expect("normal file");
+        assert_eq!(page.records.len(), 1);
+        assert!(page.records[0]["text"].as_str().is_some_and(|t| t.contains("def main")));
+        let whole = st.outline(&outline_params(".", 16_000, None)).expect("root");
+        let paths: Vec<&str> = whole.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["app.py"]);
+        assert!(st.outline(&outline_params("", 16_000, None)).is_ok());
+        let sel = st.select(&select(".")).expect("root select");
+        assert!(!sel.text.contains("supersecret") && !sel.text.contains("hunter2"), "{}", sel.text);
+        #[cfg(unix)]
+        {
+            // A visible link to a hidden file is refused by what it leads to.
+            std::os::unix::fs::symlink(root.join(".env"), root.join("env.txt")).expect("link");
+            let err = st.select(&select("env.txt")).expect_err("link to .env");
+            assert!(err.contains("\"env.txt\" (.env) is hidden"), "{err}");
+        }
     }
 }
