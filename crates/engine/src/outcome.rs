@@ -41,6 +41,9 @@ pub enum Skip {
     LinkOutsideRoot,
     /// A symbolic link whose target does not exist.
     BrokenLink,
+    /// A symbolic link in a loop: back to a folder on its own path (whose files are walked
+    /// anyway), or through other links to itself.
+    LinkLoop,
     /// Not a regular file: a FIFO, a socket, a device.
     NotRegular(&'static str),
     /// The entry changed between the walk and the read (replaced by a link or another file).
@@ -70,7 +73,7 @@ impl Skip {
             Skip::NotUtf8 { .. } | Skip::BadUtf16 { .. } | Skip::Utf16NoBom => "not-utf8",
             Skip::TooLarge { .. } => "too-large",
             Skip::Unreadable(_) => "unreadable",
-            Skip::Symlink | Skip::LinkOutsideRoot | Skip::BrokenLink => "symlink",
+            Skip::Symlink | Skip::LinkOutsideRoot | Skip::BrokenLink | Skip::LinkLoop => "symlink",
             Skip::NotRegular(_) => "not-regular",
             Skip::Changed => "changed",
             Skip::Ignored => "ignored",
@@ -110,6 +113,9 @@ impl fmt::Display for Skip {
             }
             Skip::LinkOutsideRoot => f.write_str("symlink to a target outside the walked root"),
             Skip::BrokenLink => f.write_str("symlink to nothing (its target does not exist)"),
+            Skip::LinkLoop => f.write_str(
+                "symlink in a loop (back to a folder on its own path, or through links to itself)",
+            ),
             Skip::NotRegular(what) => write!(f, "not a regular file ({what})"),
             Skip::Changed => f.write_str("changed between the walk and the read"),
             Skip::Ignored => f.write_str("ignored by an ignore file"),

@@ -207,12 +207,20 @@ fn passed_over_reason(
 /// The path an error of the walker is about, and the reason its entry is not read.
 fn error_skip(err: &ignore::Error) -> (Option<PathBuf>, Skip) {
     let path = error_path(err).map(Path::to_owned);
-    // A followed link to nothing is no read error: there is nothing to read.
-    let broken = path.as_deref().is_some_and(|p| {
-        std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink())
-            && std::fs::metadata(p).is_err()
-    });
-    let reason = if broken { Skip::BrokenLink } else { Skip::Unreadable(error_message(err)) };
+    // A followed link to nothing is no read error: there is nothing to read. Nor is a link
+    // in a loop: back to an ancestor, whose files the walk reads anyway, or through other
+    // links to itself (its target then fails with ELOOP, not "no such file").
+    let link = path
+        .as_deref()
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink()));
+    let target = link.map(std::fs::metadata);
+    let reason = if is_loop(err) {
+        Skip::LinkLoop
+    } else if let Some(Err(e)) = &target {
+        if is_eloop(e) { Skip::LinkLoop } else { Skip::BrokenLink }
+    } else {
+        Skip::Unreadable(error_message(err))
+    };
     (path, reason)
 }
 
@@ -424,6 +432,31 @@ fn file_id(meta: &std::fs::Metadata) -> Option<(u64, u64)> {
 }
 
 /// The path an error of the walker is about, looking inside its wrappers.
+/// Whether resolving a link failed for too many levels of links (a cycle).
+fn is_eloop(err: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        err.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = err;
+        false
+    }
+}
+
+/// Whether the walker met a link back to a folder on its own path.
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => is_loop(err),
+        ignore::Error::Partial(errs) => errs.iter().any(is_loop),
+        _ => false,
+    }
+}
+
 fn error_path(err: &ignore::Error) -> Option<&Path> {
     match err {
         ignore::Error::WithPath { path, .. } => Some(path),
@@ -528,6 +561,29 @@ mod tests {
                 _ => None,
             };
             assert_eq!(over(&entry.rel), expected, "{}", entry.rel);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_in_a_loop_are_skipped_as_such_not_as_errors() {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let root = tmp.path();
+        std::fs::create_dir(root.join("sub")).expect("mkdir");
+        std::fs::write(root.join("sub/a.py"), "x = 1\n").expect("write");
+        std::os::unix::fs::symlink("..", root.join("sub/up")).expect("link");
+        std::os::unix::fs::symlink("l2", root.join("l1")).expect("link");
+        std::os::unix::fs::symlink("l1", root.join("l2")).expect("link");
+        let options = WalkOptions { follow: true, ..WalkOptions::default() };
+        let walked = walk(root, &options).expect("walk");
+        let skip = |rel: &str| {
+            walked.entries.iter().find(|e| e.rel == rel).and_then(|e| e.skip.clone())
+        };
+        assert_eq!(skip("sub/a.py"), None);
+        for rel in ["sub/up", "l1", "l2"] {
+            let why = skip(rel);
+            assert_eq!(why, Some(Skip::LinkLoop), "{rel}");
+            assert!(!why.expect("skipped").is_error(), "{rel}");
         }
     }
 }
