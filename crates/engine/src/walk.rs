@@ -576,9 +576,8 @@ mod tests {
         std::os::unix::fs::symlink("l1", root.join("l2")).expect("link");
         let options = WalkOptions { follow: true, ..WalkOptions::default() };
         let walked = walk(root, &options).expect("walk");
-        let skip = |rel: &str| {
-            walked.entries.iter().find(|e| e.rel == rel).and_then(|e| e.skip.clone())
-        };
+        let skip =
+            |rel: &str| walked.entries.iter().find(|e| e.rel == rel).and_then(|e| e.skip.clone());
         assert_eq!(skip("sub/a.py"), None);
         for rel in ["sub/up", "l1", "l2"] {
             let why = skip(rel);
