@@ -85,8 +85,26 @@ pub(crate) fn member_runs(
         }
     };
     let members_start = at;
-    // The members' indentation: that of the first line with code.
-    let first = (members_start..section.end).find(|&i| !bytes[i].is_ascii_whitespace())?;
+    // The members' indentation: that of the first line with code other than a comment (a
+    // Python block takes the indentation of its first statement; a comment above it may stand
+    // at another).
+    let mut first = None;
+    let mut at = members_start;
+    while at < section.end {
+        let line = at..line_end(at);
+        at = line.end;
+        let Some(i) = line.clone().find(|&i| !bytes[i].is_ascii_whitespace()) else { continue };
+        let rest = &bytes[i..line.end];
+        if !(rest.starts_with(b"#")
+            || rest.starts_with(b"//")
+            || rest.starts_with(b"/*")
+            || rest.starts_with(b"*"))
+        {
+            first = Some(i);
+            break;
+        }
+    }
+    let first = first?;
     let indent_start = bytes[..first].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let indent = &bytes[indent_start..first];
     if indent.is_empty() || indent_start < members_start {
@@ -136,7 +154,9 @@ pub(crate) fn member_runs(
             continue;
         }
         let text = &bytes[line.clone()];
-        if !text[0].is_ascii_whitespace() {
+        // A line left of the members' indentation (other than the tail's closing bracket):
+        // the item is not laid out as runs assume, so it is parsed whole.
+        if !text[0].is_ascii_whitespace() || !text.starts_with(indent) {
             return None;
         }
         let next = text.get(indent.len());
