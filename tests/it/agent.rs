@@ -37,7 +37,7 @@ fn select_stays_within_its_budget_in_every_unit() {
 #[test]
 fn select_and_outline_say_why_they_show_nothing() {
     let dir = fixture("mixed");
-    let dir = dir.to_str().unwrap();
+    let dir = dir.to_str().expect("the fixture folder's path is UTF-8");
     // Chunks match, but none fits the budget with its tag.
     let (text, code) =
         stdout(&["select", dir, "-q", "install on linux with cargo", "--budget", "60"]);

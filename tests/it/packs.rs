@@ -22,6 +22,18 @@ fn pack(path: &Path, out: &Path, extra: &[&str]) -> (String, i32) {
     (String::from_utf8_lossy(&res.stderr).into_owned(), res.status.code().unwrap_or(-1))
 }
 
+/// Runs `cleave verify OUT --root ROOT` with `extra` arguments.
+fn verify(out: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
+    cleave()
+        .arg("verify")
+        .arg(out)
+        .arg("--root")
+        .arg(root)
+        .args(extra)
+        .output()
+        .expect("run cleave verify")
+}
+
 /// The text view of an input file, which records' byte ranges index: the file itself, or the
 /// decoded text of a document (an `.html` page), as `cleave extract` prints it.
 fn text_view(path: &Path) -> String {
@@ -100,11 +112,7 @@ fn packs_are_lossless_and_within_budget_and_verify_agrees() {
             let (err, code) = pack(&root, &out, &["--budget", &b, "--unit", unit_name]);
             assert_eq!(code, 0, "{err}");
             check_packs(&root, &out, budget, unit_name);
-            let res = cleave()
-                .args(["verify", out.to_str().unwrap(), "--root", root.to_str().unwrap()])
-                .args(["--budget", &b, "--unit", unit_name])
-                .output()
-                .expect("verify");
+            let res = verify(&out, &root, &["--budget", &b, "--unit", unit_name]);
             assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
         }
     }
@@ -123,11 +131,7 @@ fn verify_accepts_packs_of_a_root_whose_unreadable_documents_were_skipped() {
     }
     let out = dir.path().join("packs");
     assert_eq!(pack(&root, &out, &["--budget", "8000"]).1, 0);
-    let res = cleave()
-        .args(["verify", out.to_str().unwrap(), "--root", root.to_str().unwrap()])
-        .args(["--budget", "8000"])
-        .output()
-        .expect("verify");
+    let res = verify(&out, &root, &["--budget", "8000"]);
     assert!(res.status.success(), "{}", String::from_utf8_lossy(&res.stdout));
 }
 
@@ -136,22 +140,10 @@ fn verify_finds_a_changed_pack_and_a_lower_budget() {
     let dir = tempfile::tempdir().expect("temp");
     let (root, out) = (fixture("code"), dir.path().join("out"));
     assert_eq!(pack(&root, &out, &["--budget", "3000"]).1, 0);
-    let verify = |budget: &str| {
-        cleave()
-            .args([
-                "verify",
-                out.to_str().unwrap(),
-                "--root",
-                root.to_str().unwrap(),
-                "--budget",
-                budget,
-            ])
-            .output()
-            .expect("verify")
-    };
-    assert!(verify("3000").status.success());
+    let at_budget = |budget: &str| verify(&out, &root, &["--budget", budget]);
+    assert!(at_budget("3000").status.success());
     // A budget below the largest pack: that pack is over it.
-    let res = verify("600");
+    let res = at_budget("600");
     assert_eq!(res.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&res.stdout).contains("over the budget"));
     // One byte of one body changed: that member is no longer its file's slice.
@@ -162,7 +154,7 @@ fn verify_finds_a_changed_pack_and_a_lower_budget() {
     let mut bytes = fs::read(&file).unwrap();
     bytes[at] = if bytes[at] == b'x' { b'y' } else { b'x' };
     fs::write(&file, bytes).unwrap();
-    let res = verify("3000");
+    let res = at_budget("3000");
     assert_eq!(res.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&res.stdout).contains("is not the file's slice"));
 }

@@ -417,25 +417,24 @@ impl<'a, 't> Builder<'a, 't> {
         acc: &mut Acc,
     ) {
         let kids = self.children_of(parent);
-        // Where the next named child after each child starts, found in one pass from the end:
-        // looking ahead from every child was quadratic in a node of many unnamed children (an
-        // ERROR node of 40,000 parentheses took 6 s).
-        let mut next_named = vec![None; kids.len()];
-        let mut next = None;
-        for (slot, kid) in next_named.iter_mut().zip(kids.iter()).rev() {
-            *slot = next;
-            if kid.is_named() {
-                next = Some(kid.start_byte());
-            }
-        }
+        // The index of the next named child, moved forward only: each child is looked at once
+        // (looking ahead afresh from every child was quadratic in a node of many unnamed
+        // children: an ERROR node of 40,000 parentheses took 6 s).
+        let mut next_named = 0;
         for (idx, &node) in kids.iter().enumerate() {
             let (s, e) = (node.start_byte(), self.content_end(node));
             if s < acc.prev_end || e > within.end || s >= e {
                 continue;
             }
+            if next_named <= idx {
+                next_named = idx + 1;
+                while kids.get(next_named).is_some_and(|k| !k.is_named()) {
+                    next_named += 1;
+                }
+            }
             // Separators after an entry are taken in, up to the next named node.
             let ceil =
-                next_named[idx].map_or(within.end, |start: usize| start.clamp(e, within.end));
+                kids.get(next_named).map_or(within.end, |k| k.start_byte().clamp(e, within.end));
             let mark = self.marks.get(&node.id()).copied();
             let item = self.items.get(&node.id()).copied();
             match (item, mark) {

@@ -819,6 +819,22 @@ mod tests {
         }
     }
 
+    /// `select` arguments with every option left to its default.
+    fn select_params(path: &str, query: &str) -> SelectParams {
+        SelectParams {
+            path: path.into(),
+            query: query.into(),
+            budget: None,
+            query_type: None,
+            keywords: None,
+            max_segments: None,
+            passthrough: None,
+            chunk_budget: None,
+            unit: None,
+            tokenizer: None,
+        }
+    }
+
     fn tree() -> tempfile::TempDir {
         let tmp = tempfile::tempdir().expect("temp dir");
         let root = tmp.path();
@@ -972,18 +988,8 @@ mod tests {
     fn select_and_read_stay_within_their_budgets() {
         let tmp = tree();
         let st = state(tmp.path());
-        let p = SelectParams {
-            path: ".".into(),
-            query: "where does the zebra live".into(),
-            budget: Some(300),
-            query_type: None,
-            keywords: None,
-            max_segments: None,
-            passthrough: None,
-            chunk_budget: None,
-            unit: None,
-            tokenizer: None,
-        };
+        let p =
+            SelectParams { budget: Some(300), ..select_params(".", "where does the zebra live") };
         let sel = st.select(&p).expect("select");
         assert!(!sel.passages.is_empty() && sel.size <= 300 && sel.text.chars().count() <= 300);
         assert!(sel.text.contains("More about 7, where the zebra lives."), "{}", sel.text);
@@ -1018,18 +1024,7 @@ mod tests {
         std::fs::write(root.join("cache/CLEAVE-CACHE"), "cleave cache v1\n").expect("write");
         std::fs::write(root.join("cache/notes.md"), "# Cached\n").expect("write");
         let st = state(root);
-        let select = |path: &str| SelectParams {
-            path: path.into(),
-            query: "api key token".into(),
-            budget: None,
-            query_type: None,
-            keywords: None,
-            max_segments: None,
-            passthrough: None,
-            chunk_budget: None,
-            unit: None,
-            tokenizer: None,
-        };
+        let select = |path: &str| select_params(path, "api key token");
         let segment = |path: &str| SegmentParams {
             path: path.into(),
             chunk_budget: None,
